@@ -1,0 +1,86 @@
+import type { Command } from "commander";
+import { createAccount } from "../../features/accounts/create-account.js";
+import { getAccount } from "../../features/accounts/get-account.js";
+import { hashPassword, MIN_PASSWORD_LENGTH } from "../../features/accounts/password.js";
+import { updateAccount } from "../../features/accounts/update-account.js";
+import { checkEmail } from "../../features/orders/email-address.js";
+import { CliError, printResult } from "../output.js";
+import { parseId, parseThreshold } from "../parse.js";
+import { withDeps } from "../with-deps.js";
+
+export function registerAccount(program: Command): void {
+  const account = program.command("account").description("create and configure merchant accounts");
+
+  account
+    .command("create")
+    .description("create an account with its store, owner and first API key")
+    .requiredOption("--name <store name>", "the store's name")
+    .requiredOption("--owner <email>", "the owner's e-mail address (their dashboard login)")
+    .option(
+      "--password <password>",
+      `a dashboard password (at least ${MIN_PASSWORD_LENGTH} characters)`,
+    )
+    .option("--threshold <0-100>", "VIP threshold (default 70)", parseThreshold)
+    .option("--json", "print one JSON object")
+    .action(
+      async (opts: {
+        name: string;
+        owner: string;
+        password?: string;
+        threshold?: number;
+        json?: boolean;
+      }) => {
+        if (opts.name.trim() === "") throw new CliError("--name must not be blank");
+        if (checkEmail(opts.owner) === "invalid")
+          throw new CliError(`--owner is not a valid e-mail address: ${opts.owner}`);
+        if (opts.password !== undefined && opts.password.length < MIN_PASSWORD_LENGTH) {
+          throw new CliError(`--password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+        }
+        const passwordHash = opts.password === undefined ? null : await hashPassword(opts.password);
+        const created = await withDeps((deps) =>
+          createAccount(
+            deps.db.kysely,
+            {
+              name: opts.name.trim(),
+              ownerEmail: opts.owner,
+              passwordHash,
+              vipThreshold: opts.threshold,
+            },
+            deps.clock.now(),
+          ),
+        );
+        const { accountId, storeId, apiKey } = created;
+        printResult(Boolean(opts.json), { accountId, storeId, apiKey }, () =>
+          [
+            `Account ${accountId} (store ${storeId}) created.`,
+            `API key (shown once, keep it secret): ${apiKey}`,
+          ].join("\n"),
+        );
+      },
+    );
+
+  account
+    .command("set")
+    .description("change an account's settings")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .option(
+      "--threshold <0-100>",
+      "VIP threshold: a customer scoring above it is a VIP",
+      parseThreshold,
+    )
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; threshold?: number; json?: boolean }) => {
+      const view = await withDeps(async (deps) => {
+        const found = await updateAccount(deps.db.kysely, opts.account, {
+          vipThreshold: opts.threshold,
+        });
+        if (!found) throw new CliError(`No account ${opts.account}`);
+        return getAccount(deps.db.kysely, opts.account);
+      });
+      printResult(
+        Boolean(opts.json),
+        view ?? {},
+        () => `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
+      );
+    });
+}

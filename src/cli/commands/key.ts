@@ -1,0 +1,68 @@
+import type { Command } from "commander";
+import { getAccount } from "../../features/accounts/get-account.js";
+import { createApiKey } from "../../features/api-keys/create-api-key.js";
+import { listApiKeys } from "../../features/api-keys/list-api-keys.js";
+import { revokeApiKey } from "../../features/api-keys/revoke-api-key.js";
+import { CliError, printResult } from "../output.js";
+import { parseId } from "../parse.js";
+import { withDeps } from "../with-deps.js";
+
+export function registerKey(program: Command): void {
+  const key = program.command("key").description("manage API keys");
+
+  key
+    .command("create")
+    .description("create an API key for the account's store (shown once)")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; json?: boolean }) => {
+      const created = await withDeps(async (deps) => {
+        const account = await getAccount(deps.db.kysely, opts.account);
+        if (!account) throw new CliError(`No account ${opts.account}`);
+        return createApiKey(deps.db.kysely, account.storeId, deps.clock.now());
+      });
+      printResult(
+        Boolean(opts.json),
+        created,
+        () => `Key ${created.keyId}: ${created.apiKey}\n(shown once, keep it secret)`,
+      );
+    });
+
+  key
+    .command("revoke <keyId>")
+    .description("revoke an API key; it is refused from the next request on")
+    .option("--json", "print one JSON object")
+    .action(async (keyId: string, opts: { json?: boolean }) => {
+      const id = parseId(keyId);
+      const result = await withDeps((deps) => revokeApiKey(deps.db.kysely, id, deps.clock.now()));
+      if (result === "not_found") throw new CliError(`No API key ${id}`);
+      printResult(
+        Boolean(opts.json),
+        { keyId: id, revoked: true, alreadyRevoked: result === "already_revoked" },
+        () => (result === "revoked" ? `Key ${id} revoked.` : `Key ${id} was already revoked.`),
+      );
+    });
+
+  key
+    .command("list")
+    .description("list the account's API keys")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; json?: boolean }) => {
+      const keys = await withDeps(async (deps) => {
+        if (!(await getAccount(deps.db.kysely, opts.account)))
+          throw new CliError(`No account ${opts.account}`);
+        return listApiKeys(deps.db.kysely, opts.account);
+      });
+      printResult(Boolean(opts.json), { keys }, () =>
+        keys.length === 0
+          ? "No keys."
+          : keys
+              .map(
+                (k) =>
+                  `${k.keyId}  ${k.display}  ${k.status}  created ${k.createdAt}  last used ${k.lastUsedAt ?? "never"}`,
+              )
+              .join("\n"),
+      );
+    });
+}

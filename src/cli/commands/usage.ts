@@ -1,0 +1,34 @@
+import { type Command, InvalidArgumentError } from "commander";
+import { getAccount } from "../../features/accounts/get-account.js";
+import { getUsage, isMonth, monthOf } from "../../features/billing/get-usage.js";
+import { CliError, printResult } from "../output.js";
+import { parseId } from "../parse.js";
+import { withDeps } from "../with-deps.js";
+
+function parseMonth(value: string): string {
+  if (!isMonth(value)) throw new InvalidArgumentError("expected a month as YYYY-MM");
+  return value;
+}
+
+export function registerUsage(program: Command): void {
+  program
+    .command("usage")
+    .description("enrichments charged in a month (UTC) and their cost")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .option("--month <YYYY-MM>", "the month (default: the current one)", parseMonth)
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; month?: string; json?: boolean }) => {
+      const usage = await withDeps(async (deps) => {
+        if (!(await getAccount(deps.db.kysely, opts.account)))
+          throw new CliError(`No account ${opts.account}`);
+        const month = opts.month ?? monthOf(deps.clock.now());
+        return getUsage(deps.db.kysely, opts.account, month, deps.config.enrichmentPriceUsd);
+      });
+      printResult(
+        Boolean(opts.json),
+        usage,
+        () =>
+          `${usage.month}: ${usage.enrichments} enrichments × ${usage.unitPriceUsd} USD = ${usage.amountUsd} USD`,
+      );
+    });
+}

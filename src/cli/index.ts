@@ -1,0 +1,29 @@
+import { CommanderError } from "commander";
+import { ConfigError } from "../config.js";
+import { MigrationError } from "../db/migrate.js";
+import { AppError } from "../http/errors.js";
+import { CliError } from "./output.js";
+import { buildProgram } from "./program.js";
+
+export async function run(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed its message (or the help).
+      process.exitCode = error.exitCode;
+      return;
+    }
+    const known =
+      error instanceof CliError ||
+      error instanceof AppError ||
+      error instanceof ConfigError ||
+      error instanceof MigrationError;
+    process.stderr.write(
+      `velvet: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+run(process.argv);

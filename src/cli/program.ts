@@ -1,0 +1,20 @@
+/** The `velvet` command: one program, each subcommand in its own file. */
+import { Command } from "commander";
+import { registerAccount } from "./commands/account.js";
+import { registerKey } from "./commands/key.js";
+import { registerMigrate } from "./commands/migrate.js";
+import { registerServe } from "./commands/serve.js";
+import { registerUsage } from "./commands/usage.js";
+
+export function buildProgram(): Command {
+  const program = new Command("velvet")
+    .description("Velvet: order intake and VIP detection")
+    .showHelpAfterError()
+    .exitOverride();
+  registerServe(program);
+  registerMigrate(program);
+  registerAccount(program);
+  registerKey(program);
+  registerUsage(program);
+  return program;
+}

@@ -1,0 +1,23 @@
+import { pino } from "pino";
+import { loadConfig } from "../config.js";
+import type { Deps } from "../deps.js";
+import { buildDeps, closeDeps } from "../main.js";
+
+/** Runs an admin command against the configured database (migrated first), then closes it. */
+export async function withDeps<T>(
+  fn: (deps: Deps) => Promise<T>,
+  options: { migrate?: boolean } = {},
+): Promise<T> {
+  const config = loadConfig();
+  // Admin commands keep stdout for their answer; logs go to stderr.
+  const log = pino(
+    { level: config.logLevel === "info" ? "warn" : config.logLevel },
+    pino.destination(2),
+  );
+  const deps = await buildDeps({ config, log, migrate: options.migrate ?? true });
+  try {
+    return await fn(deps);
+  } finally {
+    await closeDeps(deps);
+  }
+}

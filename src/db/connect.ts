@@ -1,0 +1,81 @@
+/**
+ * Opens the database named by the configuration: SQLite (better-sqlite3, WAL) or PostgreSQL
+ * (pg pool). Callers get a Kysely instance and never branch on the engine except through
+ * `dialect`, which the few engine-specific queries (job claiming) read.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+} from "kysely";
+import pg from "pg";
+import type { DatabaseTarget } from "../config.js";
+import type { Database } from "./schema.js";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export function openDatabase(target: DatabaseTarget): Db {
+  return target.kind === "sqlite"
+    ? openSqlite(target.file)
+    : openPostgres(target.url, target.poolMax);
+}
+
+function openSqlite(file: string): Db {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  const kysely = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: sqlite }),
+  });
+  return { kysely, dialect: "sqlite", close: () => kysely.destroy() };
+}
+
+/**
+ * Write transactions on SQLite start with BEGIN IMMEDIATE: a deferred BEGIN that later upgrades
+ * to a write lock fails with SQLITE_BUSY (no busy wait) when another process, such as a
+ * separate `velvet worker`, wrote in between.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    };
+    return driver;
+  }
+}
+
+const INT8_OID = 20;
+
+function openPostgres(url: string, poolMax: number): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    // Instants are epoch milliseconds in bigint columns; they fit a JS number exactly.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: "postgres", close: () => kysely.destroy() };
+}

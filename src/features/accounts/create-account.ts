@@ -1,0 +1,73 @@
+/**
+ * Creates an account with its one store, its owner (a login when a password is given) and a
+ * first API key, in one transaction.
+ */
+import type { Kysely } from "kysely";
+import { isUniqueViolation } from "../../db/errors.js";
+import type { Database } from "../../db/schema.js";
+import { AppError } from "../../http/errors.js";
+import { newId } from "../../lib/ids.js";
+import { createApiKey } from "../api-keys/create-api-key.js";
+import { normalizeEmail } from "../orders/email-address.js";
+
+export interface CreateAccountProps {
+  name: string;
+  ownerEmail: string;
+  passwordHash: string | null;
+  vipThreshold?: number;
+}
+
+export interface CreatedAccount {
+  accountId: string;
+  storeId: string;
+  userId: string;
+  keyId: string;
+  apiKey: string;
+}
+
+export const DEFAULT_VIP_THRESHOLD = 70;
+
+export async function createAccount(
+  db: Kysely<Database>,
+  props: CreateAccountProps,
+  now: number,
+): Promise<CreatedAccount> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const accountId = newId(now);
+      const storeId = newId(now);
+      const userId = newId(now);
+      await trx
+        .insertInto("accounts")
+        .values({
+          id: accountId,
+          name: props.name,
+          vip_threshold: props.vipThreshold ?? DEFAULT_VIP_THRESHOLD,
+          created_at: now,
+        })
+        .execute();
+      await trx
+        .insertInto("stores")
+        .values({ id: storeId, account_id: accountId, name: props.name, created_at: now })
+        .execute();
+      await trx
+        .insertInto("users")
+        .values({
+          id: userId,
+          account_id: accountId,
+          email: props.ownerEmail.trim(),
+          email_normalized: normalizeEmail(props.ownerEmail),
+          password_hash: props.passwordHash,
+          created_at: now,
+        })
+        .execute();
+      const key = await createApiKey(trx, storeId, now);
+      return { accountId, storeId, userId, ...key };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("conflict", `An account for ${props.ownerEmail.trim()} already exists`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Resolves an API key to its store, on every request: no cache, so a revocation is refused on
+ * the very next request on every node. A malformed key never reaches the database.
+ */
+import type { Deps } from "../../deps.js";
+import type { StoreRef } from "../orders/submit-order.js";
+import { hashApiKey, isWellFormedApiKey } from "./key-format.js";
+
+/** last_used_at is written at most once a minute per key, keeping writes off the hot path. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface AuthenticatedKey extends StoreRef {
+  keyId: string;
+}
+
+export async function authenticateApiKey(
+  deps: Pick<Deps, "db" | "clock">,
+  key: string | null,
+): Promise<AuthenticatedKey | null> {
+  if (key === null || !isWellFormedApiKey(key)) return null;
+  const row = await deps.db.kysely
+    .selectFrom("api_keys")
+    .innerJoin("stores", "stores.id", "api_keys.store_id")
+    .select(["api_keys.id", "api_keys.store_id", "api_keys.last_used_at", "stores.account_id"])
+    .where("api_keys.key_hash", "=", hashApiKey(key))
+    .where("api_keys.revoked_at", "is", null)
+    .executeTakeFirst();
+  if (!row) return null;
+
+  const now = deps.clock.now();
+  if (row.last_used_at === null || row.last_used_at < now - LAST_USED_RESOLUTION_MS) {
+    await deps.db.kysely
+      .updateTable("api_keys")
+      .set({ last_used_at: now })
+      .where("id", "=", row.id)
+      .execute();
+  }
+  return { keyId: row.id, storeId: row.store_id, accountId: row.account_id };
+}

@@ -1,0 +1,61 @@
+/**
+ * API key format: `sk_live_` + 32 random base62 characters + a 6-character base62 checksum
+ * (the first 32 bits of their SHA-256). The checksum lets a typo or a made-up key be refused without a database query.
+ * Only the SHA-256 of the whole key is stored, with its last 4 characters for display.
+ */
+import { createHash, randomInt } from "node:crypto";
+
+export const KEY_PREFIX = "sk_live_";
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const RANDOM_LENGTH = 32;
+const CHECKSUM_LENGTH = 6;
+const KEY_RE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+
+function base62(n: number, width: number): string {
+  let out = "";
+  let rest = n;
+  for (let i = 0; i < width; i++) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+function checksum(random: string): string {
+  return base62(createHash("sha256").update(random).digest().readUInt32BE(0), CHECKSUM_LENGTH);
+}
+
+export function generateApiKey(): string {
+  let random = "";
+  for (let i = 0; i < RANDOM_LENGTH; i++) random += BASE62[randomInt(62)];
+  return `${KEY_PREFIX}${random}${checksum(random)}`;
+}
+
+/** True when the key has the right shape and its checksum matches. */
+export function isWellFormedApiKey(key: string): boolean {
+  if (!KEY_RE.test(key)) return false;
+  const body = key.slice(KEY_PREFIX.length);
+  return checksum(body.slice(0, RANDOM_LENGTH)) === body.slice(RANDOM_LENGTH);
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+export function lastFour(key: string): string {
+  return key.slice(-4);
+}
+
+/** Reads the key from `Authorization: Bearer <key>` (scheme case-insensitive) or `x-api-key`. */
+export function apiKeyFromHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): string | null {
+  const authorization = headers.authorization;
+  if (typeof authorization === "string") {
+    const m = /^bearer\s+(\S+)\s*$/i.exec(authorization.trim());
+    if (m?.[1]) return m[1];
+  }
+  const header = headers["x-api-key"];
+  if (typeof header === "string" && header.trim() !== "") return header.trim();
+  return null;
+}

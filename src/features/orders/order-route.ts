@@ -1,0 +1,58 @@
+/**
+ * POST /api/v1/orders: authenticate (before anything else is looked at) → validate → one
+ * transaction (submitOrder) → answer. Other methods on the path are a 405 with `Allow: POST`.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Deps } from "../../deps.js";
+import { AppError, MESSAGES } from "../../http/errors.js";
+import { type AuthenticatedKey, authenticateApiKey } from "../api-keys/authenticate-api-key.js";
+import { apiKeyFromHeaders } from "../api-keys/key-format.js";
+import { parseOrderRequest } from "./order-request.js";
+import { submitOrder } from "./submit-order.js";
+
+export const ORDERS_PATH = "/api/v1/orders";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    apiKey?: AuthenticatedKey;
+  }
+}
+
+const successSchema = {
+  type: "object",
+  required: ["success", "customerId", "enrichmentStatus"],
+  properties: {
+    success: { type: "boolean" },
+    customerId: { type: "string" },
+    orderId: { type: "string" },
+    enrichmentStatus: { type: "string" },
+  },
+} as const;
+
+export function registerOrderRoutes(app: FastifyInstance, deps: Deps): void {
+  app.route({
+    method: "POST",
+    url: ORDERS_PATH,
+    schema: { response: { 200: successSchema } },
+    onRequest: async (request: FastifyRequest) => {
+      const key = await authenticateApiKey(deps, apiKeyFromHeaders(request.headers));
+      if (key === null) throw new AppError("unauthorized", MESSAGES.unauthorized);
+      request.apiKey = key;
+    },
+    handler: async (request) => {
+      const parsed = parseOrderRequest(request.body);
+      if (!parsed.ok) throw new AppError("bad_request", parsed.message);
+      const key = request.apiKey as AuthenticatedKey;
+      const result = await submitOrder(deps, key, parsed.value);
+      return { success: true, ...result };
+    },
+  });
+
+  app.route({
+    method: ["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    url: ORDERS_PATH,
+    handler: async () => {
+      throw new AppError("method_not_allowed", `Use POST ${ORDERS_PATH}`, { allow: "POST" });
+    },
+  });
+}

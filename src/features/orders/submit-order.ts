@@ -1,0 +1,180 @@
+/**
+ * The order-intake use case, one transaction from first read to last write:
+ *   get-or-create the customer (unique per store and normalised e-mail);
+ *   when new: enqueue its enrichment and write its one usage charge;
+ *   when its enrichment failed: flip it back to pending and requeue (no new charge);
+ *   get-or-create the order (unique per store and platform order id).
+ * Every uniqueness guard is a database constraint used through INSERT … ON CONFLICT DO NOTHING,
+ * so racing requests on any number of processes converge on one row. Any error rolls the whole
+ * transaction back, which is what makes a 500 safe to retry.
+ */
+import type { Transaction } from "kysely";
+import type { Database, EnrichmentStatus } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
+import { AppError } from "../../http/errors.js";
+import { newId } from "../../lib/ids.js";
+import { enqueueEnrichment } from "../enrichment/enqueue-enrichment.js";
+import { normalizeEmail } from "./email-address.js";
+import type { OrderSubmission } from "./order-request.js";
+
+export type EnrichmentStatusAnswer = "queued" | "retry" | "existing";
+
+export interface SubmitOrderResult {
+  customerId: string;
+  orderId?: string;
+  enrichmentStatus: EnrichmentStatusAnswer;
+}
+
+export interface StoreRef {
+  storeId: string;
+  accountId: string;
+}
+
+export async function submitOrder(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  store: StoreRef,
+  submission: OrderSubmission,
+): Promise<SubmitOrderResult> {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const now = deps.clock.now();
+    const customer = await getOrCreateCustomer(trx, store, submission, now);
+    let enrichmentStatus: EnrichmentStatusAnswer;
+    if (customer.created) {
+      await enqueueEnrichment(trx, customer.id, now);
+      await chargeEnrichment(trx, store, customer.id, deps.config.enrichmentPriceUsd, now);
+      enrichmentStatus = "queued";
+    } else {
+      enrichmentStatus = await answerForExisting(trx, customer.id, customer.status, now);
+    }
+    const result: SubmitOrderResult = { customerId: customer.id, enrichmentStatus };
+    if (submission.order !== null) {
+      result.orderId = await getOrCreateOrder(trx, store, customer.id, submission.order, now);
+    }
+    return result;
+  });
+}
+
+async function getOrCreateCustomer(
+  trx: Transaction<Database>,
+  store: StoreRef,
+  s: OrderSubmission,
+  now: number,
+): Promise<{ id: string; created: boolean; status: EnrichmentStatus }> {
+  const emailNormalized = normalizeEmail(s.email);
+  const inserted = await trx
+    .insertInto("customers")
+    .values({
+      id: newId(now),
+      store_id: store.storeId,
+      email: s.email,
+      email_normalized: emailNormalized,
+      first_name: s.firstName,
+      last_name: s.lastName,
+      phone: s.phone,
+      address_city: s.address?.city ?? null,
+      address_state: s.address?.state ?? null,
+      address_zipcode: s.address?.zipcode ?? null,
+      address_country: s.address?.country ?? null,
+      enrichment_status: "pending",
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(["store_id", "email_normalized"]).doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return { id: inserted.id, created: true, status: "pending" };
+
+  const existing = await trx
+    .selectFrom("customers")
+    .select(["id", "enrichment_status"])
+    .where("store_id", "=", store.storeId)
+    .where("email_normalized", "=", emailNormalized)
+    .executeTakeFirstOrThrow();
+  return { id: existing.id, created: false, status: existing.enrichment_status };
+}
+
+/** Existing customer: enriched → existing; running → queued; failed → requeue and retry. */
+async function answerForExisting(
+  trx: Transaction<Database>,
+  customerId: string,
+  status: EnrichmentStatus,
+  now: number,
+): Promise<EnrichmentStatusAnswer> {
+  if (status === "enriched") return "existing";
+  if (status === "pending") return "queued";
+  // Only the request that flips failed → pending requeues; a racing one sees pending: queued.
+  const flipped = await trx
+    .updateTable("customers")
+    .set({ enrichment_status: "pending", updated_at: now })
+    .where("id", "=", customerId)
+    .where("enrichment_status", "=", "failed")
+    .executeTakeFirst();
+  if (flipped.numUpdatedRows === 0n) return "queued";
+  await enqueueEnrichment(trx, customerId, now);
+  return "retry";
+}
+
+async function chargeEnrichment(
+  trx: Transaction<Database>,
+  store: StoreRef,
+  customerId: string,
+  unitPriceUsd: string,
+  now: number,
+): Promise<void> {
+  await trx
+    .insertInto("usage_charges")
+    .values({
+      id: newId(now),
+      account_id: store.accountId,
+      store_id: store.storeId,
+      customer_id: customerId,
+      unit_price_usd: unitPriceUsd,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column("customer_id").doNothing())
+    .execute();
+}
+
+async function getOrCreateOrder(
+  trx: Transaction<Database>,
+  store: StoreRef,
+  customerId: string,
+  order: NonNullable<OrderSubmission["order"]>,
+  now: number,
+): Promise<string> {
+  const values = {
+    id: newId(now),
+    store_id: store.storeId,
+    customer_id: customerId,
+    external_order_id: order.id,
+    order_number: order.number,
+    total: order.total,
+    currency: order.currency,
+    created_at: now,
+  };
+  if (order.id === null) {
+    await trx.insertInto("orders").values(values).execute();
+    return values.id;
+  }
+  const inserted = await trx
+    .insertInto("orders")
+    .values(values)
+    .onConflict((oc) => oc.columns(["store_id", "external_order_id"]).doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return inserted.id;
+
+  const existing = await trx
+    .selectFrom("orders")
+    .select(["id", "customer_id"])
+    .where("store_id", "=", store.storeId)
+    .where("external_order_id", "=", order.id)
+    .executeTakeFirstOrThrow();
+  if (existing.customer_id !== customerId) {
+    throw new AppError(
+      "conflict",
+      `order.id ${JSON.stringify(order.id)} already belongs to a different customer of this store`,
+    );
+  }
+  return existing.id;
+}

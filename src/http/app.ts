@@ -1,0 +1,86 @@
+/**
+ * Builds the Fastify application from its dependencies; `server.ts` decides where it listens.
+ * Error handling is one place: AppErrors keep their status and message, Fastify's own body and
+ * content-type errors are mapped to the same `{error, message}` body, anything else is a
+ * logged 500 that reveals nothing.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import type { Deps } from "../deps.js";
+import { registerOrderRoutes } from "../features/orders/order-route.js";
+import { AppError, errorBody } from "./errors.js";
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: deps.config.trustProxy,
+    // Slow or stuck clients must not hold sockets forever.
+    requestTimeout: 30_000,
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    exposeHeadRoutes: false,
+  });
+
+  // Only JSON is accepted: without the text parser a text/plain body is a 415, not a 400.
+  app.removeContentTypeParser("text/plain");
+
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      "request",
+    );
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.status).headers(error.headers).send(error.toBody());
+    }
+    const mapped = mapFrameworkError(error);
+    if (mapped) return reply.code(mapped.status).send(errorBody(mapped.status, mapped.message));
+    request.log.error({ err: error }, "unhandled error");
+    const message = request.url.startsWith("/api/v1/orders")
+      ? "Failed to process order"
+      : "Internal error";
+    return reply.code(500).send(errorBody(500, message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send(errorBody(404, `No route for ${request.method} ${request.url.split("?")[0]}`));
+  });
+
+  registerOrderRoutes(app, deps);
+  return app;
+}
+
+function mapFrameworkError(error: FastifyError): { status: number; message: string } | null {
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return { status: 415, message: "Content-Type must be application/json" };
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return {
+        status: 413,
+        message: `Request body must be at most ${BODY_LIMIT_BYTES} bytes (1 MiB)`,
+      };
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return { status: 400, message: "Request body must be a JSON object" };
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return { status: 400, message: "Request body is not valid JSON" };
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return { status: 400, message: "Content-Length does not match the body" };
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return { status: 400, message: "Request body is not valid JSON" };
+  }
+  return null;
+}

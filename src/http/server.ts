@@ -1,0 +1,48 @@
+/**
+ * The process side of the HTTP server: listen, and on SIGTERM/SIGINT stop accepting, finish
+ * in-flight requests, then release the database.
+ */
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../deps.js";
+import { buildApp } from "./app.js";
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  deps: Deps,
+  options: { port?: number; host?: string } = {},
+): Promise<RunningServer> {
+  const app = await buildApp(deps);
+  await app.listen({
+    port: options.port ?? deps.config.port,
+    host: options.host ?? deps.config.host,
+  });
+  const address = app.server.address();
+  const port = typeof address === "object" && address !== null ? address.port : deps.config.port;
+  const host = options.host ?? deps.config.host;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  return { app, url, close: () => app.close() };
+}
+
+/** Runs until a termination signal, then shuts down in order and resolves. */
+export function untilSignal(log: Deps["log"], stop: () => Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, "shutting down");
+      stop().then(resolve, (error) => {
+        log.error({ err: error }, "error during shutdown");
+        process.exitCode = 1;
+        resolve();
+      });
+    };
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+  });
+}
