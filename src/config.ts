@@ -22,7 +22,44 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
   TRUST_PROXY: boolish.default(false),
+
+  // The job worker (inside `velvet serve`, or alone as `velvet worker`).
+  WORKER_ENABLED: boolish.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  ENRICHMENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+
+  // Enrichment providers: each is on only when configured.
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  CIRCUIT_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  CIRCUIT_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  PDL_API_KEY: z.string().optional(),
+  PDL_BASE_URL: z.string().url().default("https://api.peopledatalabs.com"),
+  PDL_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(100),
+  ENRICHLAYER_API_KEY: z.string().optional(),
+  ENRICHLAYER_BASE_URL: z.string().url().default("https://enrichlayer.com"),
+  ENRICHLAYER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(300),
+  FULLCONTACT_API_KEY: z.string().optional(),
+  FULLCONTACT_BASE_URL: z.string().url().default("https://api.fullcontact.com"),
+  FULLCONTACT_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(600),
+  GRAVATAR_ENABLED: boolish.default(false),
+  GRAVATAR_API_KEY: z.string().optional(),
+  GRAVATAR_BASE_URL: z.string().url().default("https://api.gravatar.com"),
+  GRAVATAR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(1000),
+
+  // VIP alerts.
+  SMTP_URL: z.string().url().optional(),
+  ALERT_FROM: z.string().min(3).default("Velvet <alerts@velvet.localhost>"),
+  WEBHOOKS_ALLOW_PRIVATE: boolish.default(false),
 });
+
+export interface ProviderSettings {
+  apiKey: string | null;
+  baseUrl: string;
+  ratePerMinute: number;
+}
 
 export type DatabaseTarget =
   | { kind: "sqlite"; file: string }
@@ -36,6 +73,29 @@ export interface Config {
   logLevel: z.infer<typeof ConfigSchema>["LOG_LEVEL"];
   publicBaseUrl: string;
   trustProxy: boolean;
+  worker: {
+    enabled: boolean;
+    concurrency: number;
+    pollIntervalMs: number;
+    leaseMs: number;
+  };
+  enrichment: {
+    maxAttempts: number;
+    timeoutMs: number;
+    concurrency: number;
+    breakerFailures: number;
+    breakerCooldownMs: number;
+    pdl: ProviderSettings;
+    enrichlayer: ProviderSettings;
+    fullcontact: ProviderSettings;
+    /** Gravatar needs no key: enabled by GRAVATAR_ENABLED=true or a GRAVATAR_API_KEY. */
+    gravatar: ProviderSettings & { enabled: boolean };
+  };
+  alerts: {
+    smtpUrl: string | null;
+    from: string;
+    allowPrivateWebhooks: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -75,7 +135,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     publicBaseUrl,
     trustProxy: e.TRUST_PROXY,
+    worker: {
+      enabled: e.WORKER_ENABLED,
+      concurrency: e.WORKER_CONCURRENCY,
+      pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,
+      leaseMs: e.JOB_LEASE_MS,
+    },
+    enrichment: {
+      maxAttempts: e.ENRICHMENT_MAX_ATTEMPTS,
+      timeoutMs: e.PROVIDER_TIMEOUT_MS,
+      concurrency: e.PROVIDER_CONCURRENCY,
+      breakerFailures: e.CIRCUIT_BREAKER_FAILURES,
+      breakerCooldownMs: e.CIRCUIT_BREAKER_COOLDOWN_MS,
+      pdl: provider(e.PDL_API_KEY, e.PDL_BASE_URL, e.PDL_RATE_LIMIT_PER_MIN),
+      enrichlayer: provider(e.ENRICHLAYER_API_KEY, e.ENRICHLAYER_BASE_URL, e.ENRICHLAYER_RATE_LIMIT_PER_MIN),
+      fullcontact: provider(e.FULLCONTACT_API_KEY, e.FULLCONTACT_BASE_URL, e.FULLCONTACT_RATE_LIMIT_PER_MIN),
+      gravatar: {
+        ...provider(e.GRAVATAR_API_KEY, e.GRAVATAR_BASE_URL, e.GRAVATAR_RATE_LIMIT_PER_MIN),
+        enabled: e.GRAVATAR_ENABLED || (e.GRAVATAR_API_KEY ?? "").trim() !== "",
+      },
+    },
+    alerts: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.ALERT_FROM,
+      allowPrivateWebhooks: e.WEBHOOKS_ALLOW_PRIVATE,
+    },
   };
+}
+
+function provider(apiKey: string | undefined, baseUrl: string, ratePerMinute: number): ProviderSettings {
+  const key = apiKey?.trim() ?? "";
+  return { apiKey: key === "" ? null : key, baseUrl: baseUrl.replace(/\/+$/, ""), ratePerMinute };
 }
 
 function hostForUrl(host: string): string {

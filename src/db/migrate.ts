@@ -4,10 +4,16 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as m0001 from "./migrations/0001_initial.js";
+import * as m0002 from "./migrations/0002_enrichment.js";
+import * as m0003 from "./migrations/0003_alerts.js";
+import * as m0004 from "./migrations/0004_sessions.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
   "0001_initial": m0001,
+  "0002_enrichment": m0002,
+  "0003_alerts": m0003,
+  "0004_sessions": m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -12,6 +12,10 @@ export interface AccountsTable {
   id: string;
   name: string;
   vip_threshold: Generated<number>;
+  /** Slack-compatible incoming webhook URL; a secret, never logged in full. */
+  slack_webhook_url: string | null;
+  /** Alert recipients, comma-separated. */
+  alert_emails: string | null;
   created_at: number;
 }
 
@@ -93,6 +97,94 @@ export interface JobsTable {
   updated_at: number;
 }
 
+export interface EnrichmentsTable {
+  customer_id: string;
+  score: number | null;
+  vip: number | null;
+  /** The threshold the VIP decision was made against. */
+  threshold: number | null;
+  /** JSON array of {source, signal, value, points}. */
+  signals: string;
+  /** JSON: the normalised profile merged from all providers. */
+  profile: string;
+  attempts: number;
+  last_error: string | null;
+  started_at: number | null;
+  enriched_at: number | null;
+  updated_at: number;
+}
+
+export type ProviderOutcome = "matched" | "not_found" | "transient" | "permanent";
+
+export interface ProviderResultsTable {
+  id: string;
+  customer_id: string;
+  provider: string;
+  outcome: ProviderOutcome;
+  http_status: number | null;
+  /** The provider's answer as received (JSON text), kept for audit. */
+  raw: string | null;
+  error: string | null;
+  fetched_at: number;
+}
+
+export interface ZipIncomesTable {
+  zcta: string;
+  median_household_income: number;
+  margin_of_error: number | null;
+}
+
+export type AlertChannel = "chat" | "email";
+export type AlertStatus = "pending" | "delivered" | "failed";
+
+export interface AlertsTable {
+  id: string;
+  account_id: string;
+  customer_id: string;
+  channel: AlertChannel;
+  status: AlertStatus;
+  /** Where it goes: the webhook host (never the full secret URL) or the e-mail recipients. */
+  target: string;
+  score: number;
+  threshold: number;
+  /** Stable across retries: the e-mail Message-ID, the chat message's idempotency reference. */
+  message_id: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export type AlertAttemptOutcome = "delivered" | "retry" | "failed";
+
+export interface AlertAttemptsTable {
+  id: string;
+  alert_id: string;
+  attempted_at: number;
+  outcome: AlertAttemptOutcome;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value: a stolen database does not yield live sessions. */
+  id_hash: string;
+  user_id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface LoginAttemptsTable {
+  id: string;
+  /** What is throttled: the normalised e-mail, or the client address. */
+  key: string;
+  attempted_at: number;
+  succeeded: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -102,6 +194,13 @@ export interface Database {
   orders: OrdersTable;
   usage_charges: UsageChargesTable;
   jobs: JobsTable;
+  enrichments: EnrichmentsTable;
+  provider_results: ProviderResultsTable;
+  zip_incomes: ZipIncomesTable;
+  alerts: AlertsTable;
+  alert_attempts: AlertAttemptsTable;
+  sessions: SessionsTable;
+  login_attempts: LoginAttemptsTable;
 }
 
 export type Customer = Selectable<CustomersTable>;

@@ -1,0 +1,61 @@
+/**
+ * The interface every enrichment source implements. A lookup never throws for an expected
+ * failure: it returns a result value, and `transient` carries whether and when to retry.
+ */
+
+export type ProviderName = "pdl" | "enrichlayer" | "fullcontact" | "gravatar";
+
+export interface ProviderQuery {
+  email: string;
+  emailNormalized: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+}
+
+export type Seniority = "c_level" | "founder" | "owner" | "partner" | "vp" | "director" | "manager" | "senior" | "entry";
+
+export interface SocialProfile {
+  network: string;
+  handle: string | null;
+  url: string | null;
+  followers: number | null;
+}
+
+/** What one provider learned, already normalised; every field optional. Money in USD. */
+export interface ProfileFragment {
+  fullName?: string;
+  title?: string;
+  seniority?: Seniority;
+  company?: string;
+  companyDomain?: string;
+  /** Employee count (the lower bound when the source gives a range). */
+  companyEmployees?: number;
+  companyRevenueUsd?: number;
+  /** Inferred yearly salary (the lower bound of the source's band). */
+  inferredSalaryUsd?: number;
+  householdIncomeUsd?: number;
+  netWorthUsd?: number;
+  homeValueUsd?: number;
+  location?: string;
+  social?: SocialProfile[];
+}
+
+export type ProviderResult =
+  | { kind: "matched"; provider: ProviderName; httpStatus: number; profile: ProfileFragment; raw: unknown }
+  | { kind: "not_found"; provider: ProviderName; httpStatus: number; raw: unknown }
+  | {
+      kind: "transient";
+      provider: ProviderName;
+      httpStatus: number | null;
+      error: string;
+      /** From Retry-After (429/503) or the circuit breaker: when trying again makes sense. */
+      retryAfterMs?: number;
+      raw?: unknown;
+    }
+  | { kind: "permanent"; provider: ProviderName; httpStatus: number | null; error: string; raw?: unknown };
+
+export interface EnrichmentProvider {
+  name: ProviderName;
+  lookup(query: ProviderQuery, signal: AbortSignal): Promise<ProviderResult>;
+}
