@@ -1,0 +1,10 @@
+/**
+ * Every background task Velvet runs, in one list: the worker (in `velvet serve` and
+ * `velvet worker`) runs exactly these. A feature adds its TaskDefinition here.
+ */
+import type { TaskDefinition } from "./jobs/task.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
+export function allTasks(): TaskDefinition<any>[] {
+  return [];
+}
