@@ -1,6 +1,7 @@
 /** The `velvet` command: one program, each subcommand in its own file. */
 import { Command } from "commander";
 import { registerAccount } from "./commands/account.js";
+import { registerCustomer } from "./commands/customer.js";
 import { registerKey } from "./commands/key.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerServe } from "./commands/serve.js";
@@ -16,5 +17,6 @@ export function buildProgram(): Command {
   registerAccount(program);
   registerKey(program);
   registerUsage(program);
+  registerCustomer(program);
   return program;
 }

@@ -124,6 +124,8 @@ export interface ProviderResultsTable {
   http_status: number | null;
   /** The provider's answer as received (JSON text), kept for audit. */
   raw: string | null;
+  /** JSON: the normalised ProfileFragment of a match. */
+  profile: string | null;
   error: string | null;
   fetched_at: number;
 }

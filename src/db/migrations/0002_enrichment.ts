@@ -26,6 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("outcome", "text", (c) => c.notNull())
     .addColumn("http_status", "integer")
     .addColumn("raw", "text")
+    .addColumn("profile", "text")
     .addColumn("error", "text")
     .addColumn("fetched_at", "bigint", (c) => c.notNull())
     .addUniqueConstraint("provider_results_customer_provider_uq", ["customer_id", "provider"])

@@ -1,0 +1,37 @@
+import type { Command } from "commander";
+import { getAccount } from "../../features/accounts/get-account.js";
+import { getCustomerReport } from "../../features/customers/get-customer-report.js";
+import { CliError, printResult } from "../output.js";
+import { parseId } from "../parse.js";
+import { withDeps } from "../with-deps.js";
+
+export function registerCustomer(program: Command): void {
+  const customer = program.command("customer").description("inspect customers");
+  customer
+    .command("show")
+    .description("a customer's enrichment (status, score, VIP, signals) and orders")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--email <email>", "the customer's e-mail address")
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; email: string; json?: boolean }) => {
+      const report = await withDeps(async (deps) => {
+        if (!(await getAccount(deps.db.kysely, opts.account))) throw new CliError(`No account ${opts.account}`);
+        return getCustomerReport(deps.db.kysely, opts.account, { email: opts.email });
+      });
+      if (!report) throw new CliError(`No customer ${opts.email} in account ${opts.account}`);
+      printResult(Boolean(opts.json), report, () => {
+        const e = report.enrichment;
+        const lines = [
+          `${report.firstName} ${report.lastName} <${report.email}>  (${report.customerId})`,
+          `Enrichment: ${e.status}${e.score === null ? "" : `, score ${e.score}${e.threshold === null ? "" : ` vs threshold ${e.threshold}`}${e.vip ? " — VIP" : ""}`}`,
+          ...(e.lastError ? [`Last error: ${e.lastError}`] : []),
+          ...(e.signals as Array<{ source: string; signal: string; value: unknown; points: number }>).map(
+            (s) => `  ${s.points >= 0 ? "+" : ""}${s.points}  ${s.source}: ${s.signal} (${JSON.stringify(s.value)})`,
+          ),
+          `Orders: ${report.orders.length}`,
+          ...report.orders.map((o) => `  ${o.number ?? o.externalId ?? o.orderId}  ${o.total ?? "—"} ${o.currency}  ${o.createdAt}`),
+        ];
+        return lines.join("\n");
+      });
+    });
+}

@@ -1,0 +1,106 @@
+/**
+ * One customer as the merchant sees it: identity, enrichment (status, score, VIP decision and
+ * every signal that made it), the normalised profile, and their orders. Scoped to an account:
+ * another account's customer is simply not found.
+ */
+import type { Kysely } from "kysely";
+import type { Database, EnrichmentStatus } from "../../db/schema.js";
+import { normalizeEmail } from "../orders/email-address.js";
+
+export interface CustomerReport {
+  customerId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  address: { city: string | null; state: string | null; zipcode: string | null; country: string | null };
+  createdAt: string;
+  enrichment: {
+    status: EnrichmentStatus;
+    score: number | null;
+    vip: boolean | null;
+    threshold: number | null;
+    signals: unknown[];
+    profile: Record<string, unknown>;
+    attempts: number;
+    enrichedAt: string | null;
+    lastError: string | null;
+  };
+  orders: Array<{
+    orderId: string;
+    externalId: string | null;
+    number: string | null;
+    total: string | null;
+    currency: string;
+    createdAt: string;
+  }>;
+}
+
+export type CustomerLookup = { customerId: string } | { email: string };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function getCustomerReport(
+  db: Kysely<Database>,
+  accountId: string,
+  lookup: CustomerLookup,
+): Promise<CustomerReport | null> {
+  let query = db
+    .selectFrom("customers")
+    .innerJoin("stores", "stores.id", "customers.store_id")
+    .leftJoin("enrichments", "enrichments.customer_id", "customers.id")
+    .selectAll("customers")
+    .select([
+      "enrichments.score",
+      "enrichments.vip",
+      "enrichments.threshold",
+      "enrichments.signals",
+      "enrichments.profile",
+      "enrichments.attempts",
+      "enrichments.enriched_at",
+      "enrichments.last_error",
+    ])
+    .where("stores.account_id", "=", accountId);
+  query =
+    "customerId" in lookup
+      ? query.where("customers.id", "=", lookup.customerId)
+      : query.where("customers.email_normalized", "=", normalizeEmail(lookup.email));
+  const c = await query.orderBy("customers.created_at").executeTakeFirst();
+  if (!c) return null;
+
+  const orders = await db
+    .selectFrom("orders")
+    .select(["id", "external_order_id", "order_number", "total", "currency", "created_at"])
+    .where("customer_id", "=", c.id)
+    .orderBy("created_at", "desc")
+    .execute();
+
+  return {
+    customerId: c.id,
+    email: c.email,
+    firstName: c.first_name,
+    lastName: c.last_name,
+    phone: c.phone,
+    address: { city: c.address_city, state: c.address_state, zipcode: c.address_zipcode, country: c.address_country },
+    createdAt: iso(c.created_at),
+    enrichment: {
+      status: c.enrichment_status,
+      score: c.score ?? null,
+      vip: c.vip === null || c.vip === undefined ? null : c.vip === 1,
+      threshold: c.threshold ?? null,
+      signals: c.signals ? (JSON.parse(c.signals) as unknown[]) : [],
+      profile: c.profile ? (JSON.parse(c.profile) as Record<string, unknown>) : {},
+      attempts: c.attempts ?? 0,
+      enrichedAt: c.enriched_at ? iso(c.enriched_at) : null,
+      lastError: c.last_error ?? null,
+    },
+    orders: orders.map((o) => ({
+      orderId: o.id,
+      externalId: o.external_order_id,
+      number: o.order_number,
+      total: o.total,
+      currency: o.currency,
+      createdAt: iso(o.created_at),
+    })),
+  };
+}
