@@ -47,7 +47,7 @@ const ConfigSchema = z.object({
   GRAVATAR_ENABLED: boolish.default(false),
   GRAVATAR_API_KEY: z.string().optional(),
   GRAVATAR_BASE_URL: z.string().url().default("https://api.gravatar.com"),
-  GRAVATAR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(1000),
+  GRAVATAR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(16),
 
   // VIP alerts.
   SMTP_URL: z.string().url().optional(),
@@ -117,7 +117,12 @@ export function databaseTargetFromUrl(url: string | undefined, poolMax = 10): Da
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
+  // An empty variable (`PORT=` in an env file) means unset: without this, PORT= would coerce
+  // to 0 (a random port) and SMTP_URL= would be refused as an invalid URL.
+  const set = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = ConfigSchema.safeParse(set);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);

@@ -29,11 +29,13 @@ export function registerKey(program: Command): void {
     });
 
   key
-    .command("revoke <keyId>")
+    .command("revoke")
     .description("revoke an API key; it is refused from the next request on")
+    // Parsed by commander so a bad id is reported; an InvalidArgumentError thrown inside the
+    // action would reach run() as an already-printed CommanderError and exit without a word.
+    .argument("<keyId>", "the key id", parseId)
     .option("--json", "print one JSON object")
-    .action(async (keyId: string, opts: { json?: boolean }) => {
-      const id = parseId(keyId);
+    .action(async (id: string, opts: { json?: boolean }) => {
       const result = await withDeps((deps) => revokeApiKey(deps.db.kysely, id, deps.clock.now()));
       if (result === "not_found") throw new CliError(`No API key ${id}`);
       printResult(

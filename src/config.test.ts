@@ -1,0 +1,112 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, databaseTargetFromUrl, loadConfig } from "./config.js";
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig", () => {
+  it("has the documented defaults", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      database: { kind: "sqlite", file: path.resolve("data", "velvet.db") },
+      enrichmentPriceUsd: "0.05",
+      logLevel: "info",
+      publicBaseUrl: "http://127.0.0.1:3000",
+    });
+  });
+
+  it("reads the settings it is given", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      DATABASE_URL: "postgresql://velvet@db:5432/velvet",
+      ENRICHMENT_PRICE_USD: "0.03",
+      LOG_LEVEL: "debug",
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "0.0.0.0",
+      database: { kind: "postgres", url: "postgresql://velvet@db:5432/velvet", poolMax: 10 },
+      enrichmentPriceUsd: "0.03",
+      logLevel: "debug",
+      publicBaseUrl: "http://localhost:8080",
+    });
+  });
+
+  it("treats an empty variable as unset", () => {
+    const config = loadConfig({
+      PORT: "",
+      ENRICHMENT_PRICE_USD: "",
+      SMTP_URL: "",
+      WORKER_ENABLED: "",
+    });
+    expect(config.port).toBe(3000);
+    expect(config.enrichmentPriceUsd).toBe("0.05");
+    expect(config.alerts.smtpUrl).toBeNull();
+    expect(config.worker.enabled).toBe(true);
+  });
+
+  it.each([["abc"], ["70000"], ["-1"], ["80.5"]])("refuses PORT=%s, naming it", (port) => {
+    expect(configError({ PORT: port }).message).toMatch(/^Invalid configuration:\n {2}PORT: /);
+  });
+
+  it.each([["abc"], ["-0.05"], ["0.0000001"], ["1,5"], ["$0.05"]])(
+    "refuses ENRICHMENT_PRICE_USD=%s, naming it",
+    (price) => {
+      expect(configError({ ENRICHMENT_PRICE_USD: price }).message).toMatch(
+        /ENRICHMENT_PRICE_USD: must be a non-negative decimal/,
+      );
+    },
+  );
+
+  it("refuses a bad LOG_LEVEL, naming it", () => {
+    expect(configError({ LOG_LEVEL: "loud" }).message).toMatch(/LOG_LEVEL: /);
+  });
+
+  it.each([["mysql://u:secret@host/db"], ["http://example.com/db"], ["sqlite://velvet.db"]])(
+    "refuses DATABASE_URL=%s without echoing it whole",
+    (url) => {
+      const { message } = configError({ DATABASE_URL: url });
+      expect(message).toMatch(/^DATABASE_URL: unsupported scheme/);
+      expect(message).not.toContain("secret");
+    },
+  );
+});
+
+describe("databaseTargetFromUrl", () => {
+  it("maps unset, paths, file: URLs and postgres URLs", () => {
+    expect(databaseTargetFromUrl(undefined)).toEqual({
+      kind: "sqlite",
+      file: path.resolve("data", "velvet.db"),
+    });
+    expect(databaseTargetFromUrl("  ")).toMatchObject({ kind: "sqlite" });
+    expect(databaseTargetFromUrl("tmp/v.db")).toEqual({
+      kind: "sqlite",
+      file: path.resolve("tmp/v.db"),
+    });
+    expect(databaseTargetFromUrl("/var/lib/velvet.db")).toEqual({
+      kind: "sqlite",
+      file: "/var/lib/velvet.db",
+    });
+    expect(databaseTargetFromUrl("file:///var/lib/v.db")).toEqual({
+      kind: "sqlite",
+      file: "/var/lib/v.db",
+    });
+    expect(databaseTargetFromUrl(":memory:")).toEqual({ kind: "sqlite", file: ":memory:" });
+    expect(databaseTargetFromUrl("postgres://u@h/d", 5)).toEqual({
+      kind: "postgres",
+      url: "postgres://u@h/d",
+      poolMax: 5,
+    });
+  });
+});
