@@ -4,7 +4,11 @@
  *
  * A job with a `jobKey` is unique by that key. Enqueueing an existing key resets that row to run
  * again (attempts back to 0, error cleared) unless a worker holds it right now, in which case the
- * row is left alone: the running attempt already serves the request.
+ * row is left alone: the running attempt already serves the request. A reset row drops any
+ * expired lease, so the worker that held it can no longer settle it (see `settle-job.ts`).
+ *
+ * Enqueueing does not wake a worker: the caller commits first, then calls `notify()` on the
+ * process's JobWakeup (`job-wakeup.ts`); other processes find the job at their next poll.
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.js";
@@ -54,6 +58,8 @@ export async function enqueueJob(
           attempts: 0,
           max_attempts: maxAttempts,
           last_error: null,
+          locked_by: null,
+          locked_until: null,
           updated_at: now,
         })
         .where((eb) =>

@@ -1,17 +1,34 @@
 /**
- * Glossary of the job system (after graphile-worker and Solid Queue):
+ * Glossary of the job system (after graphile-worker, pg-boss and Solid Queue):
  *
  * - job: a row in `jobs`, written in the same transaction as the data that needs it (the outbox).
  * - task: what a job does, named by `jobs.task`; a TaskDefinition says how to run it.
  * - job key: an optional unique name for a job; enqueueing it again reuses the row.
+ * - worker: one loop that claims and runs jobs (`createWorker`, in `velvet serve` or
+ *   `velvet worker`); its worker id is `hostname:pid:random`, unique per start.
+ * - due: `run_at <= now`, `attempts < max_attempts`, and not under a live lease.
+ * - claim: one statement that leases up to N due jobs to a worker and counts the attempt.
  * - attempt: one run of a job. `attempts` counts runs started; a job with
  *   attempts >= max_attempts is not run again (it stays, with last_error, for inspection).
  * - lease: a claimed job carries `locked_by` (the worker) and `locked_until`; another worker may
- *   claim it only after the lease has expired, which is how a job held by a dead process runs again.
- * - backoff: the delay before the next attempt after a failure, exponential with jitter, unless
- *   the outcome names its own delay (a provider's Retry-After).
+ *   claim it only after the lease has expired, which is how a job held by a dead process runs
+ *   again. Every write a worker makes to a job it ran names the lease it was given (id, worker,
+ *   attempt), so a worker whose lease expired cannot touch a job another worker re-claimed.
+ * - backoff: the delay before the next attempt after a failure, exponential with full jitter,
+ *   unless the outcome names its own delay (a provider's Retry-After).
+ * - give up: a job that failed permanently (`fail`, its last attempt failed, a malformed payload,
+ *   an unknown task) keeps its row with attempts = max_attempts, last_error and no lease; the
+ *   task's `onGiveUp` runs once. Enqueueing the same job key again revives the row.
+ * - abandoned: a job whose last attempt's worker died (attempts exhausted, lease expired); the
+ *   next worker gives it up instead of leaving it locked forever.
+ * - notify: an in-process wake-up (JobWakeup) rung after a commit that enqueued a job, so the
+ *   worker in the same process claims it at once; polling alone is correct, only slower.
+ * - release: on shutdown, a job still running after the grace period is handed back: unlocked,
+ *   due now, and the interrupted attempt does not count.
  *
- * Delivery is at least once: a handler may run again after a crash, so handlers are idempotent.
+ * Delivery is at least once: a handler may run again after a crash, so handlers (and
+ * `onGiveUp`) are idempotent. No job runs on two workers at once while handlers honour
+ * `ctx.signal`, which is aborted before the lease runs out.
  */
 import type { z } from "zod";
 import type { Deps } from "../deps.js";
@@ -21,7 +38,10 @@ export interface JobContext {
   /** The number of this attempt, from 1. */
   attempt: number;
   maxAttempts: number;
-  /** Aborted when the worker shuts down or the lease is about to run out. */
+  /**
+   * Aborted when the worker stops and the job has not finished within the grace period, or
+   * shortly before the lease runs out. A handler should then return promptly.
+   */
   signal: AbortSignal;
 }
 
@@ -31,11 +51,23 @@ export type JobOutcome =
   | { kind: "retry"; error: string; delayMs?: number }
   | { kind: "fail"; error: string };
 
+/** Exponential backoff with full jitter: the n-th retry waits random(0, min(maxMs, baseMs·2^(n-1))). */
+export interface BackoffPolicy {
+  baseMs: number;
+  maxMs: number;
+}
+
 export interface TaskDefinition<P = unknown> {
   task: string;
   /** Payloads are validated when a job is run; a malformed payload fails the job permanently. */
   payload: z.ZodType<P>;
   handle(deps: Deps, payload: P, ctx: JobContext): Promise<JobOutcome>;
-  /** Called once when the job will not be tried again (attempts exhausted or `fail`). */
+  /**
+   * Called once when the job will not be tried again (attempts exhausted or `fail`), while the
+   * worker still holds the job; if the process dies meanwhile, another worker calls it again.
+   * Not called for a malformed payload (there is no valid payload to pass).
+   */
   onGiveUp?(deps: Deps, payload: P, error: string): Promise<void>;
+  /** Overrides the worker's default backoff (1 s base, doubling, capped at 5 minutes). */
+  backoff?: BackoffPolicy;
 }

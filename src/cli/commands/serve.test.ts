@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { openTestDeps, waitFor } from "../../../test/support/job-deps.js";
+import { type RunningProcess, spawnVelvet } from "../../../test/support/spawn-worker.js";
+import type { Deps } from "../../deps.js";
+import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { closeDeps } from "../../main.js";
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`velvet serve runs the worker (${engine.name})`, () => {
+    let database: TestDatabase;
+    let deps: Deps;
+    let velvet: RunningProcess | undefined;
+
+    beforeEach(async () => {
+      database = await engine.create();
+      deps = await openTestDeps(database);
+      await enqueueJob(deps.db.kysely, { task: "no-such-task", payload: {} }, Date.now());
+    });
+
+    afterEach(async () => {
+      if (velvet && velvet.child.exitCode === null && velvet.child.signalCode === null) {
+        velvet.child.kill("SIGKILL");
+      }
+      await velvet?.exited;
+      await closeDeps(deps);
+      await database.drop();
+    });
+
+    const job = () => deps.db.kysely.selectFrom("jobs").selectAll().executeTakeFirst();
+    const serve = (env: Record<string, string>) =>
+      spawnVelvet(["serve"], database.url, {
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "info",
+        WORKER_POLL_INTERVAL_MS: "50",
+        ...env,
+      });
+    const listening = () => velvet?.stdout().includes('"msg":"velvet is listening"') === true;
+
+    it("serves HTTP and works the queue in one process, then exits 0 on SIGTERM", async () => {
+      velvet = serve({});
+      await waitFor("the server to listen", listening, 20_000);
+      const url = /"url":"(http:[^"]+)"/.exec(velvet.stdout())?.[1];
+      expect((await fetch(`${url}/api/v1/orders`)).status).toBe(405);
+      await waitFor(
+        "the worker to settle the job",
+        async () => (await job())?.last_error != null,
+        10_000,
+      );
+      expect((await job())?.last_error).toMatch(/^unknown task "no-such-task"/);
+      velvet.child.kill("SIGTERM");
+      expect(await velvet.exited, velvet.stderr()).toEqual({ code: 0, signal: null });
+      expect(velvet.stdout()).toContain('"msg":"worker stopped"');
+    });
+
+    it("leaves the queue alone with WORKER_ENABLED=false", async () => {
+      velvet = serve({ WORKER_ENABLED: "false" });
+      await waitFor("the server to listen", listening, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await job()).toMatchObject({ attempts: 0, locked_by: null, last_error: null });
+      expect(velvet.stdout()).toContain('"workerId":null');
+      velvet.child.kill("SIGTERM");
+      expect(await velvet.exited, velvet.stderr()).toEqual({ code: 0, signal: null });
+    });
+  });
+}

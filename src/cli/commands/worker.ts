@@ -1,0 +1,24 @@
+import type { Command } from "commander";
+import { untilSignal } from "../../http/server.js";
+import { createWorker } from "../../jobs/worker.js";
+import { buildDeps, closeDeps } from "../../main.js";
+import { allTasks } from "../../tasks.js";
+
+export function registerWorker(program: Command): void {
+  program
+    .command("worker")
+    .description(
+      "run background jobs only (no HTTP), migrating the database first; stops on SIGTERM/SIGINT",
+    )
+    .action(async () => {
+      const deps = await buildDeps();
+      const worker = createWorker(deps, allTasks(deps));
+      worker.start();
+      deps.log.info({ workerId: worker.id, database: deps.db.dialect }, "velvet worker is running");
+      await untilSignal(deps.log, async () => {
+        // The worker settles or releases its jobs before the database goes.
+        await worker.stop();
+        await closeDeps(deps);
+      });
+    });
+}

@@ -1,0 +1,91 @@
+/**
+ * Claiming: leasing jobs to one worker in a single UPDATE … RETURNING, so two workers can never
+ * both come away with the same job.
+ *
+ * PostgreSQL picks the rows with `FOR UPDATE SKIP LOCKED`: concurrent claimers skip each
+ * other's rows instead of queueing behind them, and a row another claimer changed meanwhile is
+ * re-checked against the WHERE clause before it is taken. SQLite has one writer at a time; the
+ * statement runs in a BEGIN IMMEDIATE transaction so it waits (busy_timeout) for the write lock
+ * rather than failing on a stale read snapshot when another process wrote in between.
+ */
+import type {
+  Expression,
+  ExpressionBuilder,
+  Kysely,
+  Selectable,
+  SqlBool,
+  Transaction,
+} from "kysely";
+import type { Db } from "../db/connect.js";
+import type { Database, JobsTable } from "../db/schema.js";
+
+export type ClaimedJob = Selectable<JobsTable>;
+
+export interface ClaimRequest {
+  workerId: string;
+  limit: number;
+  now: number;
+  leaseMs: number;
+}
+
+type JobsWhere = (eb: ExpressionBuilder<Database, "jobs">) => Expression<SqlBool>;
+
+/** Claims up to `limit` due jobs, oldest `run_at` first, and counts the attempt. */
+export function claimJobs(db: Db, req: ClaimRequest): Promise<ClaimedJob[]> {
+  return claimWhere(db, req, true, (eb) =>
+    eb.and([
+      eb("run_at", "<=", req.now),
+      eb("attempts", "<", eb.ref("max_attempts")),
+      eb.or([eb("locked_until", "is", null), eb("locked_until", "<", req.now)]),
+    ]),
+  );
+}
+
+/**
+ * Claims jobs whose last attempt's worker died (attempts exhausted, lease expired) so that one
+ * worker can give them up; without this they would stay locked and unexplained forever. The
+ * attempt count is left as it is: nothing will run.
+ */
+export function claimAbandonedJobs(db: Db, req: ClaimRequest): Promise<ClaimedJob[]> {
+  return claimWhere(db, req, false, (eb) =>
+    eb.and([
+      eb("attempts", ">=", eb.ref("max_attempts")),
+      eb("locked_by", "is not", null),
+      eb("locked_until", "<", req.now),
+    ]),
+  );
+}
+
+async function claimWhere(
+  db: Db,
+  req: ClaimRequest,
+  countAttempt: boolean,
+  where: JobsWhere,
+): Promise<ClaimedJob[]> {
+  if (req.limit <= 0) return [];
+  const run = (q: Kysely<Database> | Transaction<Database>) => {
+    let picked = q
+      .selectFrom("jobs")
+      .select("id")
+      .where(where)
+      .orderBy("run_at")
+      .orderBy("id")
+      .limit(req.limit);
+    if (db.dialect === "postgres") picked = picked.forUpdate().skipLocked();
+    return q
+      .updateTable("jobs")
+      .set((eb) => ({
+        locked_by: req.workerId,
+        locked_until: req.now + req.leaseMs,
+        attempts: countAttempt ? eb("attempts", "+", 1) : eb.ref("attempts"),
+        updated_at: req.now,
+      }))
+      .where("id", "in", picked)
+      .returningAll()
+      .execute();
+  };
+  const claimed =
+    db.dialect === "postgres" ? await run(db.kysely) : await db.kysely.transaction().execute(run);
+  // RETURNING has no order; run the oldest first.
+  return claimed.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1));
+}

@@ -1,0 +1,157 @@
+/**
+ * One attempt of one claimed job: find its task, validate the payload, run the handler, and
+ * settle the outcome (delete, reschedule, give up or, at shutdown, release).
+ */
+import type { Deps } from "../deps.js";
+import { backoffDelayMs } from "./backoff.js";
+import type { ClaimedJob } from "./claim-jobs.js";
+import { giveUpJob } from "./give-up-job.js";
+import { deleteJob, type Lease, leaseOf, releaseJob, rescheduleJob } from "./settle-job.js";
+import type { BackoffPolicy, JobOutcome, TaskDefinition } from "./task.js";
+
+export interface JobRunner {
+  deps: Deps;
+  tasks: ReadonlyMap<string, TaskDefinition<unknown>>;
+  leaseMs: number;
+  backoff: BackoffPolicy;
+  random: () => number;
+}
+
+/** What happened to the job; `lost` means its lease had moved on and nothing was written. */
+export type RunResult = "done" | "retried" | "failed" | "released" | "lost";
+
+/** The abort reason when the worker stops and the grace period is over. */
+export class WorkerStopping extends Error {
+  override name = "WorkerStopping";
+}
+
+/** The abort reason shortly before the lease runs out. */
+export class LeaseExpiring extends Error {
+  override name = "LeaseExpiring";
+}
+
+export async function runJob(
+  runner: JobRunner,
+  job: ClaimedJob,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const { deps } = runner;
+  const lease = leaseOf(job);
+  const task = runner.tasks.get(job.task);
+  if (task === undefined) {
+    const error = `unknown task "${job.task}": no task of that name is registered in this worker`;
+    return settled(await giveUpJob(deps, runner.leaseMs, { job, lease, error }), "failed");
+  }
+  const parsed = parsePayload(task, job.payload);
+  if (!parsed.ok) {
+    return settled(
+      await giveUpJob(deps, runner.leaseMs, { job, lease, error: parsed.error }),
+      "failed",
+    );
+  }
+
+  const outcome = await attempt(deps, task, parsed.value, job, signal);
+  if (signal.reason instanceof WorkerStopping && outcome.kind === "retry") {
+    // Interrupted by shutdown, not failed: hand it back without counting the attempt.
+    return settled(await releaseJob(deps.db, lease, deps.clock.now()), "released");
+  }
+  return settle(runner, job, lease, task, parsed.value, outcome);
+}
+
+async function attempt(
+  deps: Deps,
+  task: TaskDefinition<unknown>,
+  payload: unknown,
+  job: ClaimedJob,
+  signal: AbortSignal,
+): Promise<JobOutcome> {
+  try {
+    const outcome = await task.handle(deps, payload, {
+      jobId: job.id,
+      attempt: job.attempts,
+      maxAttempts: job.max_attempts,
+      signal,
+    });
+    if (outcome?.kind === "done" || outcome?.kind === "retry" || outcome?.kind === "fail") {
+      return outcome;
+    }
+    return { kind: "retry", error: `task "${job.task}" returned no valid outcome` };
+  } catch (error) {
+    return { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function settle(
+  runner: JobRunner,
+  job: ClaimedJob,
+  lease: Lease,
+  task: TaskDefinition<unknown>,
+  payload: unknown,
+  outcome: JobOutcome,
+): Promise<RunResult> {
+  const { deps } = runner;
+  const log = deps.log.child({ jobId: job.id, task: job.task, attempt: job.attempts });
+  if (outcome.kind === "done") return settled(await deleteJob(deps.db, lease), "done");
+
+  const exhausted = outcome.kind === "fail" || job.attempts >= job.max_attempts;
+  if (exhausted) {
+    log.warn({ error: outcome.error }, "job failed permanently");
+    const giveUp = { job, lease, error: outcome.error, task, payload };
+    return settled(await giveUpJob(deps, runner.leaseMs, giveUp), "failed");
+  }
+  const delayMs =
+    outcome.delayMs !== undefined && Number.isFinite(outcome.delayMs)
+      ? Math.max(0, outcome.delayMs)
+      : backoffDelayMs(job.attempts, task.backoff ?? runner.backoff, runner.random);
+  log.info({ error: outcome.error, delayMs }, "job will be retried");
+  const now = deps.clock.now();
+  const rescheduled = await rescheduleJob(deps.db, lease, {
+    runAt: now + delayMs,
+    error: outcome.error,
+    now,
+  });
+  return settled(rescheduled, "retried");
+}
+
+function settled(held: boolean, result: RunResult): RunResult {
+  return held ? result : "lost";
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+export function parsePayload(task: TaskDefinition<unknown>, raw: string): Parsed {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: `invalid payload for task "${task.task}": not JSON` };
+  }
+  const result = task.payload.safeParse(json);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues
+    .map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`)
+    .join("; ");
+  return { ok: false, error: `invalid payload for task "${task.task}": ${issues}` };
+}
+
+/**
+ * A job whose last attempt never reported back (its worker died and the lease expired): give it
+ * up, keeping the last error it recorded if any, so `onGiveUp` still runs and nothing is left
+ * locked forever.
+ */
+export async function giveUpAbandonedJob(runner: JobRunner, job: ClaimedJob): Promise<RunResult> {
+  const task = runner.tasks.get(job.task);
+  const parsed = task === undefined ? undefined : parsePayload(task, job.payload);
+  const error =
+    job.last_error ??
+    `attempt ${job.attempts} of ${job.max_attempts} did not finish: its worker stopped and the lease expired`;
+  const usable = parsed?.ok === true;
+  const held = await giveUpJob(runner.deps, runner.leaseMs, {
+    job,
+    lease: leaseOf(job),
+    error,
+    task: usable ? task : undefined,
+    payload: usable ? parsed.value : undefined,
+  });
+  return settled(held, "failed");
+}

@@ -1,0 +1,56 @@
+/**
+ * Long-running child processes for tests: `worker-entry.ts` (a worker running the recording
+ * task) or the real `velvet` program from source, each against a test database, killable with
+ * any signal. (`cli.ts` is for commands that exit by themselves.)
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface RunningProcess {
+  child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stdout(): string;
+  stderr(): string;
+}
+export type WorkerProcess = RunningProcess;
+
+function start(script: string, args: string[], env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+export function spawnWorker(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): WorkerProcess {
+  return start("test/support/worker-entry.ts", args, { DATABASE_URL: databaseUrl, ...env });
+}
+
+/** `velvet <args>` from source (`src/cli/index.ts`). */
+export function spawnVelvet(
+  args: string[],
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): RunningProcess {
+  return start("src/cli/index.ts", args, { DATABASE_URL: databaseUrl, ...env });
+}
