@@ -13,7 +13,16 @@ export interface ProviderQuery {
   phone: string | null;
 }
 
-export type Seniority = "c_level" | "founder" | "owner" | "partner" | "vp" | "director" | "manager" | "senior" | "entry";
+export type Seniority =
+  | "c_level"
+  | "founder"
+  | "owner"
+  | "partner"
+  | "vp"
+  | "director"
+  | "manager"
+  | "senior"
+  | "entry";
 
 export interface SocialProfile {
   network: string;
@@ -41,8 +50,38 @@ export interface ProfileFragment {
   social?: SocialProfile[];
 }
 
+/**
+ * Why a lookup failed for now. `rate_limited` (a 429, or our own limiter) and `pending`
+ * (FullContact still searching) say nothing about the provider's health: a caller may reschedule
+ * them after retryAfterMs without spending an attempt, within some bound. `circuit_open` *is*
+ * the outage and must spend attempts, or an outage would never end in `failed`. `aborted` means
+ * the caller's own signal fired (shutdown, lease end).
+ */
+export type TransientCause =
+  | "timeout"
+  | "network"
+  | "server_error"
+  | "rate_limited"
+  | "circuit_open"
+  | "pending"
+  | "aborted";
+
+/** Why retrying the same lookup will not help: fix the key, buy credits, or fix the adapter. */
+export type PermanentCause =
+  | "auth"
+  | "credits"
+  | "bad_request"
+  | "malformed_response"
+  | "unexpected_status";
+
 export type ProviderResult =
-  | { kind: "matched"; provider: ProviderName; httpStatus: number; profile: ProfileFragment; raw: unknown }
+  | {
+      kind: "matched";
+      provider: ProviderName;
+      httpStatus: number;
+      profile: ProfileFragment;
+      raw: unknown;
+    }
   | { kind: "not_found"; provider: ProviderName; httpStatus: number; raw: unknown }
   | {
       kind: "transient";
@@ -51,9 +90,17 @@ export type ProviderResult =
       error: string;
       /** From Retry-After (429/503) or the circuit breaker: when trying again makes sense. */
       retryAfterMs?: number;
+      cause?: TransientCause;
       raw?: unknown;
     }
-  | { kind: "permanent"; provider: ProviderName; httpStatus: number | null; error: string; raw?: unknown };
+  | {
+      kind: "permanent";
+      provider: ProviderName;
+      httpStatus: number | null;
+      error: string;
+      cause?: PermanentCause;
+      raw?: unknown;
+    };
 
 export interface EnrichmentProvider {
   name: ProviderName;

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  FAKE_GRAVATAR_KEY,
+  type FakeProviders,
+  providerQuery,
+  startFakeProviders,
+} from "../../../../test/fakes/providers/index.js";
+import { loadConfig } from "../../../config.js";
+import { createProviders } from "./create-providers.js";
+
+const query = providerQuery("jane.doe@example.com");
+const lookupSignal = () => AbortSignal.timeout(5_000);
+
+describe("createProviders", () => {
+  let fakes: FakeProviders;
+  beforeAll(async () => {
+    fakes = await startFakeProviders();
+  });
+  afterAll(() => fakes.close());
+  beforeEach(() => {
+    for (const fake of fakes.all()) fake.reset();
+  });
+
+  it("turns on no network provider by default", () => {
+    expect(createProviders(loadConfig({}).enrichment)).toEqual([]);
+  });
+
+  it("turns on each configured provider, in a fixed order, without contacting any", async () => {
+    const providers = createProviders(loadConfig(fakes.env).enrichment);
+    expect(providers.map((p) => p.name)).toEqual(["pdl", "enrichlayer", "fullcontact", "gravatar"]);
+    expect(fakes.all().map((f) => f.requestCount())).toEqual([0, 0, 0, 0]);
+
+    const results = await Promise.all(providers.map((p) => p.lookup(query, lookupSignal())));
+    expect(results.map((r) => [r.provider, r.kind])).toEqual([
+      ["pdl", "matched"],
+      ["enrichlayer", "matched"],
+      ["fullcontact", "matched"],
+      ["gravatar", "matched"],
+    ]);
+    expect(fakes.all().map((f) => f.requestCount())).toEqual([1, 1, 1, 1]);
+  });
+
+  it("turns Gravatar on with only its key, and sends it", async () => {
+    const env = { GRAVATAR_API_KEY: FAKE_GRAVATAR_KEY, GRAVATAR_BASE_URL: fakes.gravatar.url };
+    const providers = createProviders(loadConfig(env).enrichment);
+    expect(providers.map((p) => p.name)).toEqual(["gravatar"]);
+    await providers[0]?.lookup(query, lookupSignal());
+    expect(fakes.gravatar.requests[0]?.headers.authorization).toBe(`Bearer ${FAKE_GRAVATAR_KEY}`);
+  });
+
+  it("applies the configured timeout and each provider's own rate limit", async () => {
+    const env = { ...fakes.env, PROVIDER_TIMEOUT_MS: "150", PDL_RATE_LIMIT_PER_MIN: "10" };
+    const [pdl, enrichlayer] = createProviders(loadConfig(env).enrichment, { maxRateWaitMs: 0 });
+    if (!pdl || !enrichlayer) throw new Error("expected pdl and enrichlayer");
+
+    expect((await pdl.lookup(query, lookupSignal())).kind).toBe("matched");
+    // 10 per minute: the bucket holds one token, and the next comes in 6 s.
+    expect(await pdl.lookup(query, lookupSignal())).toMatchObject({
+      kind: "transient",
+      cause: "rate_limited",
+    });
+    expect(fakes.pdl.requestCount()).toBe(1);
+
+    fakes.enrichlayer.setDefaultBehaviour({ kind: "hang" });
+    expect(await enrichlayer.lookup(query, lookupSignal())).toMatchObject({
+      kind: "transient",
+      error: "timed out after 150 ms",
+    });
+  });
+});

@@ -1,0 +1,228 @@
+/**
+ * One HTTP exchange with a provider, turned into values. Everything an adapter shares lives here:
+ * network errors and aborts become `transient`, the status table below classifies non-2xx
+ * answers, and a 2xx body is parsed against the adapter's schema.
+ *
+ * Status table (adapters may override single codes, e.g. FullContact's 202):
+ * | status                  | result                                             |
+ * |-------------------------|----------------------------------------------------|
+ * | 404                     | not_found (the provider knows no such person)      |
+ * | 429                     | transient, retryAfterMs from Retry-After/Reset     |
+ * | 408, 5xx                | transient (Retry-After honoured when sent)         |
+ * | 400, 422                | permanent: bad_request                             |
+ * | 401, 403                | permanent: auth (EnrichLayer's 403 is credits)     |
+ * | 402                     | permanent: credits                                 |
+ * | any other (3xx, 4xx)    | permanent: unexpected_status                       |
+ * | 2xx, body not JSON or failing the schema | permanent: malformed_response     |
+ *
+ * A malformed 2xx is permanent because asking again returns the same body; the caller scores
+ * the customer on the other providers and the raw text is kept for the audit trail.
+ */
+import type { z } from "zod";
+import type { PermanentCause, ProviderName, ProviderResult } from "./provider.js";
+import { retryAfterFromHeaders } from "./retry-after.js";
+
+export interface HttpRequest {
+  url: string;
+  method?: "GET" | "POST";
+  headers: Record<string, string>;
+  json?: unknown;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body, or the text when it is not JSON (kept as `raw`). */
+  body: unknown;
+  isJson: boolean;
+}
+
+export type FetchLike = typeof fetch;
+
+const MAX_ERROR_TEXT = 300;
+
+/** Sends the request; a network failure, timeout or abort comes back as a `transient` result. */
+export async function send(
+  provider: ProviderName,
+  request: HttpRequest,
+  signal: AbortSignal,
+  fetchImpl: FetchLike = fetch,
+): Promise<HttpAnswer | ProviderResult> {
+  try {
+    const response = await fetchImpl(request.url, {
+      method: request.method ?? "GET",
+      headers: {
+        accept: "application/json",
+        ...(request.json === undefined ? {} : { "content-type": "application/json" }),
+        ...request.headers,
+      },
+      body: request.json === undefined ? undefined : JSON.stringify(request.json),
+      // A provider never redirects an API call; following one could leak the key elsewhere.
+      redirect: "manual",
+      signal,
+    });
+    const text = await response.text();
+    const parsed = parseJson(text);
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: parsed.body,
+      isJson: parsed.isJson,
+    };
+  } catch (error) {
+    return failedExchange(provider, error, signal);
+  }
+}
+
+export function isAnswer(value: HttpAnswer | ProviderResult): value is HttpAnswer {
+  return "status" in value && "headers" in value;
+}
+
+/** The standard reading of a non-2xx status (see the table above). */
+export function classifyStatus(
+  provider: ProviderName,
+  answer: HttpAnswer,
+  now: number,
+): ProviderResult {
+  const { status, body } = answer;
+  const raw = body;
+  if (status === 404) return { kind: "not_found", provider, httpStatus: status, raw };
+  const message = `HTTP ${status}${errorMessage(body)}`;
+  if (status === 429) {
+    const retryAfterMs = retryAfterFromHeaders(answer.headers, now) ?? DEFAULT_429_RETRY_MS;
+    return {
+      kind: "transient",
+      provider,
+      httpStatus: status,
+      error: message,
+      retryAfterMs,
+      cause: "rate_limited",
+      raw,
+    };
+  }
+  if (status === 408 || status >= 500) {
+    const retryAfterMs = retryAfterFromHeaders(answer.headers, now);
+    const cause = status === 408 ? "timeout" : "server_error";
+    return {
+      kind: "transient",
+      provider,
+      httpStatus: status,
+      error: message,
+      cause,
+      raw,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
+  }
+  return {
+    kind: "permanent",
+    provider,
+    httpStatus: status,
+    error: message,
+    cause: permanentCause(status),
+    raw,
+  };
+}
+
+/** Without a Retry-After a 429 still waits a little, so a burst does not come straight back. */
+export const DEFAULT_429_RETRY_MS = 5_000;
+
+/** Validates a 2xx body; a body that is not JSON or misses the fields we read is permanent. */
+export function parseBody<S extends z.ZodType>(
+  provider: ProviderName,
+  answer: HttpAnswer,
+  schema: S,
+): { ok: true; data: z.output<S> } | { ok: false; result: ProviderResult } {
+  if (!answer.isJson) {
+    const error = `HTTP ${answer.status} with a body that is not JSON: ${preview(answer.body)}`;
+    return { ok: false, result: malformed(provider, answer, error) };
+  }
+  const parsed = schema.safeParse(answer.body);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const where = parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+    .join("; ");
+  return { ok: false, result: malformed(provider, answer, `unexpected response shape (${where})`) };
+}
+
+function malformed(provider: ProviderName, answer: HttpAnswer, error: string): ProviderResult {
+  const raw = answer.body;
+  return {
+    kind: "permanent",
+    provider,
+    httpStatus: answer.status,
+    error,
+    cause: "malformed_response",
+    raw,
+  };
+}
+
+function failedExchange(
+  provider: ProviderName,
+  error: unknown,
+  signal: AbortSignal,
+): ProviderResult {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    const timedOut = reason instanceof Error && reason.name === "TimeoutError";
+    const text = timedOut ? "timed out" : "aborted by the caller";
+    return {
+      kind: "transient",
+      provider,
+      httpStatus: null,
+      error: text,
+      cause: timedOut ? "timeout" : "aborted",
+    };
+  }
+  return {
+    kind: "transient",
+    provider,
+    httpStatus: null,
+    error: `network error: ${describe(error)}`,
+    cause: "network",
+  };
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  if (cause instanceof Error) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    return code === undefined ? cause.message : `${code} (${cause.message})`;
+  }
+  return error.message;
+}
+
+function permanentCause(status: number): PermanentCause {
+  if (status === 400 || status === 422) return "bad_request";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 402) return "credits";
+  return "unexpected_status";
+}
+
+/** The provider's own words, from the error shapes the four providers use. */
+function errorMessage(body: unknown): string {
+  if (typeof body === "string") return body.trim() === "" ? "" : `: ${preview(body)}`;
+  if (body === null || typeof body !== "object") return "";
+  const b = body as Record<string, unknown>;
+  const nested =
+    b.error !== null && typeof b.error === "object" ? (b.error as Record<string, unknown>) : {};
+  const text = [nested.message, b.message, b.description, b.error].find(
+    (v): v is string => typeof v === "string" && v.trim() !== "",
+  );
+  return text === undefined ? "" : `: ${preview(text)}`;
+}
+
+function preview(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > MAX_ERROR_TEXT ? `${flat.slice(0, MAX_ERROR_TEXT)}…` : flat;
+}
+
+function parseJson(text: string): { body: unknown; isJson: boolean } {
+  try {
+    return { body: JSON.parse(text), isJson: true };
+  } catch {
+    return { body: text, isJson: false };
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * People Data Labs, Person Enrichment API v5 (identity database):
+ * `GET {base}/v5/person/enrich?email=…&titlecase=true` with `X-Api-Key`.
+ * 200 = one matched person under `data`; 404 = no match (not billed, not a failure);
+ * 400/401/402/403 = permanent; 429 = transient after Retry-After or X-RateLimit-Reset; 5xx = transient.
+ * Docs: https://docs.peopledatalabs.com/docs/output-response-person-enrichment-api
+ */
+import { z } from "zod";
+import { classifyStatus, type FetchLike, isAnswer, parseBody, send } from "./http-call.js";
+import {
+  compactFragment,
+  domainFromWebsite,
+  optCount,
+  optText,
+  optTextList,
+  social,
+  socialList,
+} from "./profile-fields.js";
+import type {
+  EnrichmentProvider,
+  ProfileFragment,
+  ProviderQuery,
+  ProviderResult,
+} from "./provider.js";
+import { lowerBound } from "./ranges.js";
+import { highestSeniority, seniorityFromPdlLevels, seniorityFromTitle } from "./seniority.js";
+
+export interface PdlSettings {
+  apiKey: string;
+  baseUrl: string;
+  fetch?: FetchLike;
+  now?: () => number;
+}
+
+const PdlPerson = z.looseObject({
+  full_name: optText,
+  job_title: optText,
+  job_title_levels: optTextList,
+  job_company_name: optText,
+  job_company_website: optText,
+  job_company_size: optText,
+  job_company_employee_count: optCount,
+  job_company_inferred_revenue: optText,
+  inferred_salary: optText,
+  location_name: optText,
+  linkedin_url: optText,
+  linkedin_username: optText,
+  twitter_url: optText,
+  twitter_username: optText,
+  github_url: optText,
+  github_username: optText,
+  facebook_url: optText,
+  facebook_username: optText,
+});
+
+const PdlResponse = z.looseObject({
+  status: z.number().optional(),
+  likelihood: z.number().nullish(),
+  data: PdlPerson,
+});
+
+export type PdlPerson = z.output<typeof PdlPerson>;
+
+export function createPdlProvider(settings: PdlSettings): EnrichmentProvider {
+  const now = settings.now ?? Date.now;
+  return {
+    name: "pdl",
+    async lookup(query: ProviderQuery, signal: AbortSignal): Promise<ProviderResult> {
+      const url = new URL(`${settings.baseUrl}/v5/person/enrich`);
+      url.searchParams.set("email", query.email.trim());
+      url.searchParams.set("titlecase", "true");
+      const headers = { "x-api-key": settings.apiKey };
+      const answer = await send("pdl", { url: url.toString(), headers }, signal, settings.fetch);
+      if (!isAnswer(answer)) return answer;
+      if (answer.status !== 200) return classifyStatus("pdl", answer, now());
+      const parsed = parseBody("pdl", answer, PdlResponse);
+      if (!parsed.ok) return parsed.result;
+      const profile = pdlFragment(parsed.data.data);
+      return { kind: "matched", provider: "pdl", httpStatus: 200, profile, raw: answer.body };
+    },
+  };
+}
+
+export function pdlFragment(person: PdlPerson): ProfileFragment {
+  return compactFragment({
+    fullName: person.full_name,
+    title: person.job_title,
+    seniority: highestSeniority([
+      seniorityFromPdlLevels(person.job_title_levels),
+      seniorityFromTitle(person.job_title),
+    ]),
+    company: person.job_company_name,
+    companyDomain: domainFromWebsite(person.job_company_website),
+    // The exact count when PDL has it, else the lower bound of the size band ("1001-5000").
+    companyEmployees: person.job_company_employee_count ?? lowerBound(person.job_company_size),
+    companyRevenueUsd: lowerBound(person.job_company_inferred_revenue),
+    inferredSalaryUsd: lowerBound(person.inferred_salary),
+    location: person.location_name,
+    social: socialList([
+      social("linkedin", person.linkedin_username, person.linkedin_url),
+      social("twitter", person.twitter_username, person.twitter_url),
+      social("github", person.github_username, person.github_url),
+      social("facebook", person.facebook_username, person.facebook_url),
+    ]),
+  });
+}

@@ -1,0 +1,170 @@
+/**
+ * Wraps an adapter with what keeps Velvet polite and alive when a provider is slow, rate-limited
+ * or down. In order, a lookup:
+ * 1. is refused at once while the provider asked us to pause (a 429's Retry-After) or its
+ *    circuit is open: `transient` with retryAfterMs, no network call;
+ * 2. waits for one of `concurrency` slots (the caller's signal ends the wait);
+ * 3. is admitted by the circuit breaker (in half-open, as the single probe);
+ * 4. takes a rate-limit token, waiting at most `maxRateWaitMs`, else `transient` with retryAfterMs;
+ * 5. calls the adapter under a `timeoutMs` deadline joined to the caller's signal; a deadline
+ *    is enforced even on an adapter that ignores its signal, and a thrown error becomes a value;
+ * 6. reports the outcome to the breaker (see circuit-breaker.ts for what counts) and, on a 429,
+ *    pauses the provider for its Retry-After.
+ * The timeout covers only the provider call: time spent queueing is local congestion, not a
+ * provider failure, and must not open the circuit.
+ */
+
+import { callWithDeadline } from "./call-with-deadline.js";
+import { type BreakerState, type CallOutcome, createCircuitBreaker } from "./circuit-breaker.js";
+import { createConcurrencyLimiter } from "./concurrency-limiter.js";
+import type {
+  EnrichmentProvider,
+  ProviderName,
+  ProviderQuery,
+  ProviderResult,
+} from "./provider.js";
+import { createRateLimiter } from "./rate-limiter.js";
+
+export interface ResilienceSettings {
+  timeoutMs: number;
+  concurrency: number;
+  ratePerMinute: number;
+  breakerFailures: number;
+  breakerCooldownMs: number;
+  /** The longest a lookup waits for a rate-limit token before it is refused (default 2 s). */
+  maxRateWaitMs?: number;
+  now?: () => number;
+  log?: ProviderLog;
+}
+
+/** The slice of a pino logger the wrapper uses. */
+export interface ProviderLog {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+export interface ProviderHealth {
+  provider: ProviderName;
+  breaker: BreakerState;
+  consecutiveFailures: number;
+  inFlight: number;
+  waiting: number;
+  pausedForMs: number;
+}
+
+export interface ResilientProvider extends EnrichmentProvider {
+  health(): ProviderHealth;
+}
+
+export function withResilience(
+  inner: EnrichmentProvider,
+  settings: ResilienceSettings,
+): ResilientProvider {
+  const provider = inner.name;
+  const now = settings.now ?? Date.now;
+  const slots = createConcurrencyLimiter(settings.concurrency);
+  const rate = createRateLimiter({
+    ratePerMinute: settings.ratePerMinute,
+    maxWaitMs: settings.maxRateWaitMs,
+    now,
+  });
+  const breaker = createCircuitBreaker({
+    failureThreshold: settings.breakerFailures,
+    cooldownMs: settings.breakerCooldownMs,
+    probeTimeoutMs: settings.timeoutMs,
+    now,
+    onChange: ({ from, to, consecutiveFailures }) => {
+      const details = {
+        provider,
+        from,
+        to,
+        consecutiveFailures,
+        cooldownMs: settings.breakerCooldownMs,
+      };
+      if (to === "open") settings.log?.warn(details, "provider circuit opened");
+      else
+        settings.log?.info(details, `provider circuit ${to === "closed" ? "closed" : "half-open"}`);
+    },
+  });
+  let pausedUntil = 0;
+
+  const refused = (
+    error: string,
+    retryAfterMs: number,
+    cause: "rate_limited" | "circuit_open",
+  ): ProviderResult => ({
+    kind: "transient",
+    provider,
+    httpStatus: null,
+    error,
+    retryAfterMs,
+    cause,
+  });
+  const aborted = (): ProviderResult => ({
+    kind: "transient",
+    provider,
+    httpStatus: null,
+    error: "aborted by the caller",
+    cause: "aborted",
+  });
+  const paused = (): ProviderResult | null => {
+    const left = pausedUntil - now();
+    return left > 0
+      ? refused(`paused after the provider's 429 for ${left} ms`, left, "rate_limited")
+      : null;
+  };
+
+  async function lookup(query: ProviderQuery, signal: AbortSignal): Promise<ProviderResult> {
+    if (signal.aborted) return aborted();
+    const early = paused() ?? refusal(breaker.peek());
+    if (early) return early;
+    const release = await slots.acquire(signal);
+    if (release === null) return aborted();
+    try {
+      const pause = paused();
+      if (pause) return pause;
+      const admission = breaker.admit();
+      if (!admission.ok) return refused(admission.reason, admission.retryAfterMs, "circuit_open");
+      const token = await rate.acquire(signal);
+      if (!token.ok) {
+        breaker.record("neutral", admission.probe);
+        if (signal.aborted) return aborted();
+        const error = `local rate limit of ${settings.ratePerMinute}/min reached`;
+        return refused(error, token.retryAfterMs, "rate_limited");
+      }
+      const result = await callWithDeadline(inner, query, signal, settings.timeoutMs);
+      breaker.record(outcomeOf(result), admission.probe);
+      if (result.kind === "transient" && result.cause === "rate_limited" && result.retryAfterMs) {
+        pausedUntil = Math.max(pausedUntil, now() + result.retryAfterMs);
+      }
+      return result;
+    } finally {
+      release();
+    }
+  }
+
+  function refusal(admission: ReturnType<typeof breaker.peek>): ProviderResult | null {
+    return admission.ok ? null : refused(admission.reason, admission.retryAfterMs, "circuit_open");
+  }
+
+  return {
+    name: provider,
+    lookup,
+    health: () => ({
+      provider,
+      breaker: breaker.state,
+      consecutiveFailures: breaker.consecutiveFailures,
+      inFlight: slots.inFlight,
+      waiting: slots.waiting,
+      pausedForMs: Math.max(0, pausedUntil - now()),
+    }),
+  };
+}
+
+/** What a result says about the provider's health (see the breaker's glossary). */
+function outcomeOf(result: ProviderResult): CallOutcome {
+  if (result.kind !== "transient") return "success";
+  const neutral =
+    result.cause === "rate_limited" || result.cause === "pending" || result.cause === "aborted";
+  return neutral ? "neutral" : "failure";
+}

@@ -1,0 +1,52 @@
+/**
+ * All four fakes at once, with the environment that points Velvet at them (for `startTestApp`'s
+ * `env`, or a benchmark's child process). Options apply to every fake.
+ */
+import { startFakeEnrichLayer } from "./fake-enrichlayer.js";
+import { startFakeFullContact } from "./fake-fullcontact.js";
+import { startFakeGravatar } from "./fake-gravatar.js";
+import { startFakePdl } from "./fake-pdl.js";
+import type { FakeProvider, FakeProviderOptions } from "./fake-server.js";
+
+export interface FakeProviders {
+  pdl: FakeProvider;
+  enrichlayer: FakeProvider;
+  fullcontact: FakeProvider;
+  gravatar: FakeProvider;
+  /** PDL_API_KEY, PDL_BASE_URL, … GRAVATAR_ENABLED: everything Velvet needs to use the fakes. */
+  env: Record<string, string>;
+  all(): FakeProvider[];
+  close(): Promise<void>;
+}
+
+export async function startFakeProviders(
+  options: FakeProviderOptions = {},
+): Promise<FakeProviders> {
+  const [pdl, enrichlayer, fullcontact, gravatar] = await Promise.all([
+    startFakePdl(options),
+    startFakeEnrichLayer(options),
+    startFakeFullContact(options),
+    startFakeGravatar(options),
+  ]);
+  const all = () => [pdl, enrichlayer, fullcontact, gravatar];
+  return {
+    pdl,
+    enrichlayer,
+    fullcontact,
+    gravatar,
+    env: {
+      PDL_API_KEY: pdl.apiKey ?? "",
+      PDL_BASE_URL: pdl.url,
+      ENRICHLAYER_API_KEY: enrichlayer.apiKey ?? "",
+      ENRICHLAYER_BASE_URL: enrichlayer.url,
+      FULLCONTACT_API_KEY: fullcontact.apiKey ?? "",
+      FULLCONTACT_BASE_URL: fullcontact.url,
+      GRAVATAR_ENABLED: "true",
+      GRAVATAR_BASE_URL: gravatar.url,
+    },
+    all,
+    async close() {
+      await Promise.all(all().map((fake) => fake.close()));
+    },
+  };
+}
