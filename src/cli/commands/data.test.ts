@@ -1,0 +1,72 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { openDatabase } from "../../db/connect.js";
+
+const run = promisify(execFile);
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Runs `velvet …` from source against the given database; never rejects, returns the outcome. */
+async function velvet(databaseUrl: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", "src/cli/index.ts", ...args],
+      { cwd: REPO, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "velvet-cli-zip-"));
+const good = path.join(dir, "zip.csv");
+const bad = path.join(dir, "bad.csv");
+fs.writeFileSync(good, "zcta,median_household_income\n02139,125000\n00601,19454\n10020,-\n");
+fs.writeFileSync(bad, "postcode;income\n02139;125000\n");
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`velvet data import-zip-income (${engine.name})`, () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await engine.create();
+    });
+    afterAll(async () => {
+      await database?.drop();
+    });
+
+    it("imports a file and answers with one JSON object", async () => {
+      const result = await velvet(database.url, "data", "import-zip-income", good, "--json");
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({ imported: 2, skipped: 1 });
+      expect(result.code).toBe(0);
+      const db = openDatabase(database.target);
+      try {
+        const rows = await db.kysely
+          .selectFrom("zip_incomes")
+          .select("zcta")
+          .orderBy("zcta")
+          .execute();
+        expect(rows.map((r) => r.zcta)).toEqual(["00601", "02139"]);
+      } finally {
+        await db.close();
+      }
+    });
+
+    it("fails with a message and a non-zero exit code on a file it does not recognise", async () => {
+      const result = await velvet(database.url, "data", "import-zip-income", bad, "--json");
+      expect(result.code).not.toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain("is not a recognised ZIP income file");
+      expect(result.stderr).not.toContain("    at "); // a message, not a stack trace
+    });
+  });
+}

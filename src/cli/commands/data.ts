@@ -1,0 +1,39 @@
+import type { Command } from "commander";
+import {
+  importZipIncome,
+  ZipIncomeFileError,
+} from "../../features/zip-income/import-zip-income.js";
+import { CliError, printResult } from "../output.js";
+import { withDeps } from "../with-deps.js";
+
+export function registerData(program: Command): void {
+  const data = program.command("data").description("load reference data");
+
+  data
+    .command("import-zip-income")
+    .description(
+      "load Census ACS median household income by ZIP code (ZCTA) for the affluent-area signal; " +
+        "replaces the data loaded before",
+    )
+    .argument(
+      "<file.csv>",
+      "zcta,median_household_income[,margin_of_error] CSV, or a Census B19013 download",
+    )
+    .option("--json", "print one JSON object")
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const result = await withDeps(async (deps) => {
+        try {
+          return await importZipIncome(deps.db.kysely, file);
+        } catch (error) {
+          if (error instanceof ZipIncomeFileError) throw new CliError(error.message);
+          throw error;
+        }
+      });
+      printResult(
+        Boolean(opts.json),
+        { imported: result.rows, skipped: result.skipped },
+        () =>
+          `Imported ${result.rows} ZIP code incomes (${result.skipped} rows skipped: no estimate, not a ZCTA or repeated).`,
+      );
+    });
+}

@@ -1,0 +1,201 @@
+import type { Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { type Db, openDatabase } from "../../db/connect.js";
+import { migrateToLatest } from "../../db/migrate.js";
+import type { Database } from "../../db/schema.js";
+import { newId } from "../../lib/ids.js";
+import { MIN_STORE_ORDERS } from "./offline/order-history.js";
+import { gatherOfflineSignals } from "./offline-signals.js";
+
+let clock = Date.UTC(2025, 0, 1);
+const tick = () => ++clock;
+
+async function createStore(db: Kysely<Database>): Promise<string> {
+  const accountId = newId();
+  const storeId = newId();
+  await db
+    .insertInto("accounts")
+    .values({ id: accountId, name: "A", created_at: tick() })
+    .execute();
+  await db
+    .insertInto("stores")
+    .values({ id: storeId, account_id: accountId, name: "S", created_at: tick() })
+    .execute();
+  return storeId;
+}
+
+async function createCustomer(
+  db: Kysely<Database>,
+  storeId: string,
+  props: { email?: string; zipcode?: string | null; country?: string | null } = {},
+): Promise<string> {
+  const id = newId();
+  const email = props.email ?? `c-${id}@acme-industries.com`;
+  await db
+    .insertInto("customers")
+    .values({
+      id,
+      store_id: storeId,
+      email,
+      email_normalized: email.toLowerCase(),
+      first_name: "Jane",
+      last_name: "Doe",
+      phone: null,
+      address_city: null,
+      address_state: null,
+      address_zipcode: props.zipcode ?? null,
+      address_country: props.country ?? null,
+      enrichment_status: "pending",
+      created_at: tick(),
+      updated_at: clock,
+    })
+    .execute();
+  return id;
+}
+
+async function addOrder(
+  db: Kysely<Database>,
+  storeId: string,
+  customerId: string,
+  total: string | null,
+  currency = "USD",
+): Promise<void> {
+  const now = tick();
+  await db
+    .insertInto("orders")
+    .values({
+      id: newId(now),
+      store_id: storeId,
+      customer_id: customerId,
+      external_order_id: null,
+      order_number: null,
+      total,
+      currency,
+      created_at: now,
+    })
+    .execute();
+}
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`gatherOfflineSignals (${engine.name})`, () => {
+    let database: TestDatabase;
+    let db: Db;
+    let k: Kysely<Database>;
+
+    beforeAll(async () => {
+      database = await engine.create();
+      db = openDatabase(database.target);
+      k = db.kysely;
+      await migrateToLatest(k);
+    });
+    afterAll(async () => {
+      await db?.close();
+      await database?.drop();
+    });
+
+    it("reads the latest order, the order count, the domain, and says ZIP data is not loaded", async () => {
+      const store = await createStore(k);
+      const c = await createCustomer(k, store, { email: "Jane@Gmail.com", zipcode: "10021" });
+      await addOrder(k, store, c, "40.00");
+      await addOrder(k, store, c, "925.50");
+      await addOrder(k, store, c, null); // latest, but without a total: not the order that counts
+      const s = await gatherOfflineSignals(k, c);
+      expect(s.latestOrder).toEqual({ kind: "order", total: "925.50", currency: "USD" });
+      expect(s.orderCount).toBe(3);
+      expect(s.emailDomain).toEqual({ domain: "gmail.com", kind: "free_mail" });
+      expect(s.storeRank).toEqual({
+        kind: "too_few_orders",
+        storeOrders: 2,
+        minimum: 20,
+        currency: "USD",
+      });
+      expect(s.area).toEqual({ kind: "not_loaded" });
+    });
+
+    it("ranks the order against the store's orders in the same currency, as numbers", async () => {
+      const store = await createStore(k);
+      const others = await createCustomer(k, store);
+      // 30 USD orders from 1.00 to 30.00: as text "9.00" > "10.00", as numbers it is not.
+      for (let i = 1; i <= 30; i++) await addOrder(k, store, others, `${i}.00`);
+      for (let i = 0; i < 25; i++) await addOrder(k, store, others, "5000.00", "EUR");
+      const c = await createCustomer(k, store);
+      await addOrder(k, store, c, "100.00");
+      const s = await gatherOfflineSignals(k, c);
+      // 30 below, itself equal (half): (30 + 0.5) / 31 = 98.4%.
+      expect(s.storeRank).toEqual({
+        kind: "ranked",
+        percentile: 98.4,
+        storeOrders: 31,
+        currency: "USD",
+      });
+
+      const mid = await createCustomer(k, store);
+      await addOrder(k, store, mid, "10.00");
+      // Below: 1..9 (9); equal: 10.00 twice (ours and the other customer's); of 32 orders.
+      const m = await gatherOfflineSignals(k, mid);
+      expect(m.storeRank).toEqual({
+        kind: "ranked",
+        percentile: 31.3,
+        storeOrders: 32,
+        currency: "USD",
+      });
+    });
+
+    it("keeps a non-USD order's amount and currency and ranks it among that currency only", async () => {
+      const store = await createStore(k);
+      const others = await createCustomer(k, store);
+      for (let i = 0; i < MIN_STORE_ORDERS - 1; i++)
+        await addOrder(k, store, others, "10.00", "EUR");
+      for (let i = 0; i < 40; i++) await addOrder(k, store, others, "99999.00", "USD");
+      const c = await createCustomer(k, store);
+      await addOrder(k, store, c, "950.00", "EUR");
+      const s = await gatherOfflineSignals(k, c);
+      expect(s.latestOrder).toEqual({ kind: "order", total: "950.00", currency: "EUR" });
+      expect(s.storeRank).toEqual({
+        kind: "ranked",
+        percentile: 97.5,
+        storeOrders: 20,
+        currency: "EUR",
+      });
+    });
+
+    it("has no order value and no rank for a customer without an order total", async () => {
+      const store = await createStore(k);
+      const c = await createCustomer(k, store);
+      const s = await gatherOfflineSignals(k, c);
+      expect(s.latestOrder).toEqual({ kind: "none" });
+      expect(s.storeRank).toEqual({ kind: "no_order" });
+      expect(s.orderCount).toBe(0);
+      expect(s.emailDomain).toEqual({ domain: "acme-industries.com", kind: "corporate" });
+    });
+
+    it("looks the ZIP code up once the income data is loaded, and says when it is unknown", async () => {
+      await k
+        .insertInto("zip_incomes")
+        .values([
+          { zcta: "02139", median_household_income: 125_000, margin_of_error: 9_000 },
+          { zcta: "94027", median_household_income: 250_001, margin_of_error: null },
+        ])
+        .execute();
+      const store = await createStore(k);
+      const cases: Array<[string | null, string | null, unknown]> = [
+        ["02139-4307", "US", { kind: "found", zcta: "02139", medianHouseholdIncome: 125_000 }],
+        ["94027", null, { kind: "found", zcta: "94027", medianHouseholdIncome: 250_001 }],
+        ["94027", "usa", { kind: "found", zcta: "94027", medianHouseholdIncome: 250_001 }],
+        ["99999", "", { kind: "unknown_zip", zcta: "99999" }],
+        ["94027", "DE", { kind: "not_us", country: "DE" }],
+        [null, "US", { kind: "no_zip" }],
+        ["SW1A 1AA", null, { kind: "invalid_zip", zipcode: "SW1A 1AA" }],
+      ];
+      for (const [zipcode, country, expected] of cases) {
+        const c = await createCustomer(k, store, { zipcode, country });
+        expect((await gatherOfflineSignals(k, c)).area, `${zipcode} ${country}`).toEqual(expected);
+      }
+    });
+
+    it("refuses a customer that does not exist", async () => {
+      await expect(gatherOfflineSignals(k, newId())).rejects.toThrow(/does not exist/);
+    });
+  });
+}

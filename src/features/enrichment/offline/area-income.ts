@@ -1,0 +1,37 @@
+/**
+ * Affluent area: the Census median household income of the customer's ZIP code (ZCTA), from
+ * the `zip_incomes` table that `velvet data import-zip-income` loads. Each way the lookup can
+ * come up empty is its own outcome, so the score can say why the signal was skipped.
+ */
+import type { Kysely } from "kysely";
+import type { Database } from "../../../db/schema.js";
+import { type ZipLookupKey, zipLookupKey } from "./us-zip.js";
+
+export type AreaIncome =
+  | { kind: "found"; zcta: string; medianHouseholdIncome: number }
+  | { kind: "unknown_zip"; zcta: string }
+  | { kind: "not_loaded" }
+  | Exclude<ZipLookupKey, { kind: "zcta" }>;
+
+export async function areaIncome(
+  db: Kysely<Database>,
+  zipcode: string | null,
+  country: string | null,
+): Promise<AreaIncome> {
+  const key = zipLookupKey(zipcode, country);
+  if (key.kind !== "zcta") return key;
+  const row = await db
+    .selectFrom("zip_incomes")
+    .select("median_household_income")
+    .where("zcta", "=", key.zcta)
+    .executeTakeFirst();
+  if (row)
+    return {
+      kind: "found",
+      zcta: key.zcta,
+      medianHouseholdIncome: Number(row.median_household_income),
+    };
+  // Only a miss needs the second query: is the ZIP unknown, or is there no data at all?
+  const any = await db.selectFrom("zip_incomes").select("zcta").limit(1).executeTakeFirst();
+  return any ? { kind: "unknown_zip", zcta: key.zcta } : { kind: "not_loaded" };
+}

@@ -1,0 +1,93 @@
+/** The score lines that come from the offline signals (order, store history, e-mail, area). */
+import { isDecimalString, toMicros } from "../../../lib/decimal.js";
+import type { AreaIncome, OfflineSignals } from "../offline-signals.js";
+import type { ScoreSignal } from "./score-signal.js";
+import {
+  AREA_MEDIAN_INCOME_BANDS,
+  bandPoints,
+  CORPORATE_DOMAIN_POINTS,
+  ORDER_VALUE_USD_BANDS,
+  REPEAT_ORDER_BANDS,
+  STORE_PERCENTILE_BANDS,
+} from "./weights.js";
+
+const NO_ORDER_TOTAL = "no order with a total";
+
+export function offlineSignals(offline: OfflineSignals): ScoreSignal[] {
+  const { emailDomain } = offline;
+  const corporate = emailDomain.kind === "corporate";
+  return [
+    orderValue(offline),
+    storeRank(offline),
+    {
+      source: "offline",
+      signal: "email_domain",
+      value: `${emailDomain.domain} (${corporate ? "corporate" : "free mail"})`,
+      points: corporate ? CORPORATE_DOMAIN_POINTS : 0,
+    },
+    {
+      source: "offline",
+      signal: "repeat_purchases",
+      value: offline.orderCount,
+      points: bandPoints(offline.orderCount, REPEAT_ORDER_BANDS),
+    },
+    affluentArea(offline.area),
+  ];
+}
+
+function orderValue({ latestOrder: order }: OfflineSignals): ScoreSignal {
+  const base = { source: "offline", signal: "order_value" };
+  if (order.kind === "none") return { ...base, value: NO_ORDER_TOTAL, points: 0 };
+  const value = `${order.total} ${order.currency}`;
+  if (order.currency !== "USD") return { ...base, value: `${value} (bands are in USD)`, points: 0 };
+  return { ...base, value, points: usdOrderPoints(order.total) };
+}
+
+/** Exact: "499.999" is below the $500 band, whatever a float would round it to. */
+function usdOrderPoints(total: string): number {
+  if (!isDecimalString(total)) return 0;
+  const micros = toMicros(total);
+  return ORDER_VALUE_USD_BANDS.find((b) => micros >= BigInt(b.atLeast) * 1_000_000n)?.points ?? 0;
+}
+
+function storeRank({ storeRank: rank }: OfflineSignals): ScoreSignal {
+  const base = { source: "offline", signal: "order_vs_store_percentile" };
+  switch (rank.kind) {
+    case "no_order":
+      return { ...base, value: NO_ORDER_TOTAL, points: 0 };
+    case "too_few_orders":
+      return {
+        ...base,
+        value: `store has ${rank.storeOrders} ${rank.currency} orders, ${rank.minimum} needed`,
+        points: 0,
+      };
+    case "ranked":
+      return {
+        ...base,
+        value: rank.percentile,
+        points: bandPoints(rank.percentile, STORE_PERCENTILE_BANDS),
+      };
+  }
+}
+
+function affluentArea(area: AreaIncome): ScoreSignal {
+  const base = { source: "offline", signal: "area_median_income_usd" };
+  switch (area.kind) {
+    case "found":
+      return {
+        ...base,
+        value: area.medianHouseholdIncome,
+        points: bandPoints(area.medianHouseholdIncome, AREA_MEDIAN_INCOME_BANDS),
+      };
+    case "not_loaded":
+      return { ...base, value: "ZIP income data not loaded", points: 0 };
+    case "unknown_zip":
+      return { ...base, value: `ZIP ${area.zcta} not in the income data`, points: 0 };
+    case "no_zip":
+      return { ...base, value: "no ZIP code", points: 0 };
+    case "not_us":
+      return { ...base, value: `outside the US (${area.country})`, points: 0 };
+    case "invalid_zip":
+      return { ...base, value: `not a US ZIP code: ${area.zipcode}`, points: 0 };
+  }
+}
