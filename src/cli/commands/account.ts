@@ -3,6 +3,7 @@ import { createAccount } from "../../features/accounts/create-account.js";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "../../features/accounts/password.js";
 import { updateAccount } from "../../features/accounts/update-account.js";
+import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
 import { checkEmail } from "../../features/orders/email-address.js";
 import { CliError, printResult } from "../output.js";
 import { parseId, parseThreshold } from "../parse.js";
@@ -68,19 +69,40 @@ export function registerAccount(program: Command): void {
       "VIP threshold: a customer scoring above it is a VIP",
       parseThreshold,
     )
+    .option("--slack-webhook <url>", 'Slack-compatible incoming-webhook URL ("" removes it)')
+    .option("--alert-email <a@x,b@y>", 'alert e-mail addresses, comma-separated ("" removes them)')
     .option("--json", "print one JSON object")
-    .action(async (opts: { account: string; threshold?: number; json?: boolean }) => {
-      const view = await withDeps(async (deps) => {
-        const found = await updateAccount(deps.db.kysely, opts.account, {
-          vipThreshold: opts.threshold,
+    .action(
+      async (opts: {
+        account: string;
+        threshold?: number;
+        slackWebhook?: string;
+        alertEmail?: string;
+        json?: boolean;
+      }) => {
+        const { view, emailEnabled } = await withDeps(async (deps) => {
+          const alerts = checkAlertSettings(
+            { slackWebhook: opts.slackWebhook, alertEmails: opts.alertEmail },
+            { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
+          );
+          if (!alerts.ok) throw new CliError(alerts.errors.join("; "));
+          const found = await updateAccount(deps.db.kysely, opts.account, {
+            vipThreshold: opts.threshold,
+            ...alerts.settings,
+          });
+          if (!found) throw new CliError(`No account ${opts.account}`);
+          const view = await getAccount(deps.db.kysely, opts.account);
+          return { view, emailEnabled: deps.config.alerts.smtpUrl !== null };
         });
-        if (!found) throw new CliError(`No account ${opts.account}`);
-        return getAccount(deps.db.kysely, opts.account);
-      });
-      printResult(
-        Boolean(opts.json),
-        view ?? {},
-        () => `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
-      );
-    });
+        printResult(Boolean(opts.json), view ?? {}, () =>
+          [
+            `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
+            `Chat webhook: ${view?.slackWebhook ?? "none"}`,
+            `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}${
+              emailEnabled || !view?.alertEmails.length ? "" : " (not sent: SMTP_URL is not set)"
+            }`,
+          ].join("\n"),
+        );
+      },
+    );
 }

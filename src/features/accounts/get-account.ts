@@ -1,11 +1,16 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { splitAlertEmails } from "../alerts/alert-settings.js";
+import { maskWebhookUrl } from "../alerts/webhook-url.js";
 
 export interface AccountView {
   accountId: string;
   name: string;
   vipThreshold: number;
   storeId: string;
+  /** Masked (scheme, host, last four characters): the full URL is a secret. */
+  slackWebhook: string | null;
+  alertEmails: string[];
 }
 
 export async function getAccount(
@@ -15,7 +20,14 @@ export async function getAccount(
   const row = await db
     .selectFrom("accounts")
     .innerJoin("stores", "stores.account_id", "accounts.id")
-    .select(["accounts.id", "accounts.name", "accounts.vip_threshold", "stores.id as store_id"])
+    .select([
+      "accounts.id",
+      "accounts.name",
+      "accounts.vip_threshold",
+      "accounts.slack_webhook_url",
+      "accounts.alert_emails",
+      "stores.id as store_id",
+    ])
     .where("accounts.id", "=", accountId)
     .orderBy("stores.created_at")
     .executeTakeFirst();
@@ -25,5 +37,7 @@ export async function getAccount(
     name: row.name,
     vipThreshold: row.vip_threshold,
     storeId: row.store_id,
+    slackWebhook: row.slack_webhook_url === null ? null : maskWebhookUrl(row.slack_webhook_url),
+    alertEmails: splitAlertEmails(row.alert_emails),
   };
 }

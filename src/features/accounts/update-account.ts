@@ -3,6 +3,10 @@ import type { Database } from "../../db/schema.js";
 
 export interface AccountSettings {
   vipThreshold?: number;
+  /** Already checked by `checkAlertSettings`; null removes the webhook. */
+  slackWebhookUrl?: string | null;
+  /** Already checked by `checkAlertSettings`; null or [] removes every address. */
+  alertEmails?: string[] | null;
 }
 
 /** Applies the given settings; returns false when the account does not exist. */
@@ -17,12 +21,18 @@ export async function updateAccount(
     .where("id", "=", accountId)
     .executeTakeFirst();
   if (!exists) return false;
-  if (settings.vipThreshold !== undefined) {
-    await db
-      .updateTable("accounts")
-      .set({ vip_threshold: settings.vipThreshold })
-      .where("id", "=", accountId)
-      .execute();
+  const alertEmails = settings.alertEmails === undefined ? undefined : (settings.alertEmails ?? []);
+  const changes = {
+    ...(settings.vipThreshold === undefined ? {} : { vip_threshold: settings.vipThreshold }),
+    ...(settings.slackWebhookUrl === undefined
+      ? {}
+      : { slack_webhook_url: settings.slackWebhookUrl }),
+    ...(alertEmails === undefined
+      ? {}
+      : { alert_emails: alertEmails.length === 0 ? null : alertEmails.join(",") }),
+  };
+  if (Object.keys(changes).length > 0) {
+    await db.updateTable("accounts").set(changes).where("id", "=", accountId).execute();
   }
   return true;
 }

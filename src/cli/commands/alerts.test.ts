@@ -1,0 +1,114 @@
+/**
+ * The real `velvet` program on a temporary SQLite database: alert settings through
+ * `account set` (validated, the webhook never printed in full, "" clears) and `alerts list`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onlyJson, runVelvet } from "../../../test/support/cli.js";
+import { sqliteEngine, type TestDatabase } from "../../../test/support/databases.js";
+
+const SECRET = "https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx";
+
+describe("velvet account set (alerts) and velvet alerts list", () => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  let accountId: string;
+  const velvet = (...args: string[]) => runVelvet(args, env);
+  beforeAll(async () => {
+    database = await sqliteEngine.create();
+    env = { DATABASE_URL: database.url, SMTP_URL: "" };
+    const created = onlyJson(
+      await velvet("account", "create", "--name", "Acme", "--owner", "owner@acme.com", "--json"),
+    );
+    accountId = created.accountId as string;
+  });
+  afterAll(() => database?.drop());
+
+  it("sets, shows masked, and clears the alert channels", async () => {
+    const set = await velvet(
+      "account",
+      "set",
+      "--account",
+      accountId,
+      "--slack-webhook",
+      SECRET,
+      "--alert-email",
+      "team@acme.com, ceo@acme.com",
+      "--threshold",
+      "80",
+      "--json",
+    );
+    expect(onlyJson(set)).toMatchObject({
+      accountId,
+      vipThreshold: 80,
+      slackWebhook: "https://hooks.slack.com/…uvwx",
+      alertEmails: ["team@acme.com", "ceo@acme.com"],
+    });
+    expect(set.stdout + set.stderr).not.toContain("abcdefghijklmnopqrst");
+    const human = await velvet("account", "set", "--account", accountId);
+    expect(human.stdout).toContain("Chat webhook: https://hooks.slack.com/…uvwx");
+    expect(human.stdout).toContain("(not sent: SMTP_URL is not set)");
+    expect(human.stdout).not.toContain("abcdefghijklmnopqrst");
+
+    const list = onlyJson(await velvet("alerts", "list", "--account", accountId, "--json"));
+    expect(list).toEqual({
+      alerts: [],
+      channels: { chat: "configured", email: "off: SMTP_URL is not set" },
+    });
+
+    const cleared = onlyJson(
+      await velvet(
+        "account",
+        "set",
+        "--account",
+        accountId,
+        "--slack-webhook",
+        "",
+        "--alert-email",
+        "",
+        "--json",
+      ),
+    );
+    expect(cleared).toMatchObject({ slackWebhook: null, alertEmails: [], vipThreshold: 80 });
+  });
+
+  it("refuses a bad webhook or address, changing nothing", async () => {
+    const runs = await Promise.all([
+      velvet(
+        "account",
+        "set",
+        "--account",
+        accountId,
+        "--slack-webhook",
+        "http://hooks.slack.com/x",
+        "--json",
+      ),
+      velvet(
+        "account",
+        "set",
+        "--account",
+        accountId,
+        "--slack-webhook",
+        "https://169.254.169.254/latest",
+        "--json",
+      ),
+      velvet(
+        "account",
+        "set",
+        "--account",
+        accountId,
+        "--alert-email",
+        "team@acme.com,nope",
+        "--threshold",
+        "10",
+        "--json",
+      ),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([1, 1, 1]);
+    expect(runs.map((r) => r.stdout)).toEqual(["", "", ""]);
+    expect(runs[0]?.stderr).toMatch(/must use https/);
+    expect(runs[1]?.stderr).toMatch(/non-public address \(169\.254\.169\.254\)/);
+    expect(runs[2]?.stderr).toMatch(/not valid e-mail addresses: nope/);
+    const after = onlyJson(await velvet("account", "set", "--account", accountId, "--json"));
+    expect(after).toMatchObject({ slackWebhook: null, alertEmails: [], vipThreshold: 80 });
+  });
+});

@@ -1,0 +1,10 @@
+/** The alert feature's background tasks, for the worker's task list (`src/tasks.ts`). */
+import type { TaskDefinition } from "../../jobs/task.js";
+import type { AlertDelivery } from "./alert-deps.js";
+import type { AlertJobPayload } from "./alert-job.js";
+import { deliverChatAlert } from "./deliver-chat-alert.js";
+import { deliverEmailAlert } from "./deliver-email-alert.js";
+
+export function alertTasks(delivery: AlertDelivery): TaskDefinition<AlertJobPayload>[] {
+  return [deliverChatAlert(delivery), deliverEmailAlert(delivery)];
+}

@@ -1,0 +1,46 @@
+/** The e-mail: the same content as the chat message, in text and HTML, HTML-escaped. */
+import { describe, expect, it } from "vitest";
+import { HOSTILE_CONTENT, SAMPLE_CONTENT } from "../../../test/support/alert-fixtures.js";
+import { buildAlertEmail } from "./build-alert-email.js";
+
+describe("buildAlertEmail", () => {
+  const envelope = {
+    from: "Velvet <alerts@velvet.example>",
+    to: ["team@acme.com", "ceo@acme.com"],
+    messageId: "<abc@velvet>",
+  };
+
+  it("carries the same content in text and HTML, with the stable Message-ID", () => {
+    const mail = buildAlertEmail(SAMPLE_CONTENT, envelope);
+    expect(mail).toMatchObject(envelope);
+    expect(mail.subject).toBe("VIP customer: Jane Doe (score 87)");
+    for (const part of [mail.text, mail.html]) {
+      for (const piece of [
+        "Jane Doe",
+        "87 (threshold 70)",
+        "#1001 · 1250.00 EUR",
+        "Austin, TX, US",
+        "Seniority: c_level (+25)",
+        "Net worth: $5,000,000 (+20)",
+        SAMPLE_CONTENT.customerUrl,
+      ]) {
+        expect(part).toContain(piece);
+      }
+    }
+    expect(mail.html).toContain(`<a href="${SAMPLE_CONTENT.customerUrl}">Open in Velvet</a>`);
+  });
+
+  it("HTML-escapes every piece of customer data and keeps the subject on one line", () => {
+    const mail = buildAlertEmail(
+      { ...HOSTILE_CONTENT, customerName: "Eve\r\nBcc: x@evil.example <i>" },
+      envelope,
+    );
+    expect(mail.subject).toBe("VIP customer: Eve Bcc: x@evil.example <i> (score 87)");
+    expect(mail.html).not.toContain("<script>");
+    expect(mail.html).not.toContain("<b>Paris");
+    expect(mail.html).toContain("&lt;b&gt;Paris&lt;/b&gt;");
+    expect(mail.html).toContain("R&amp;D &lt;shop&gt;");
+    expect(mail.html).toContain("&lt;@U123&gt; boss");
+    expect(mail.html).toContain("a&amp;b@acme.com");
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The e-mail alert: the same content as the chat message, as a text part and an HTML part.
+ * Every piece of customer data is HTML-escaped in the HTML part; the subject is stripped of
+ * line breaks (nodemailer encodes headers, this keeps the subject to one readable line). The
+ * Message-ID is the alert's stored one, so a retried send is recognisably the same message.
+ */
+import { formatOrder } from "./build-chat-message.js";
+import type { AlertContent } from "./load-alert.js";
+import { describeReason } from "./top-reasons.js";
+
+export interface AlertEmail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  /** `<…@…>`, stable across retries. */
+  messageId: string;
+}
+
+export interface AlertEmailEnvelope {
+  from: string;
+  to: string[];
+  messageId: string;
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): AlertEmail {
+  const order = formatOrder(c.order) ?? "none";
+  const location = c.location ?? "unknown";
+  const score = `${c.score} (threshold ${c.threshold})`;
+  const reasons = c.reasons.map(describeReason);
+  const subject = oneLine(`VIP customer: ${c.customerName} (score ${c.score})`);
+
+  const text = [
+    `${c.customerName} is a VIP customer of ${c.storeName}.`,
+    "",
+    `Score:    ${score}`,
+    `Order:    ${order}`,
+    `Location: ${location}`,
+    `E-mail:   ${c.customerEmail}`,
+    "",
+    "Why:",
+    ...(reasons.length === 0 ? ["  No single signal stood out."] : reasons.map((r) => `  - ${r}`)),
+    "",
+    `Open in Velvet: ${c.customerUrl}`,
+    "",
+  ].join("\n");
+
+  const row = (label: string, value: string) =>
+    `<tr><th align="left" style="padding:4px 12px 4px 0;color:#555">${label}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`;
+  const html = [
+    "<!doctype html>",
+    '<html><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#111">',
+    `<h2 style="margin:0 0 8px">VIP customer: ${escapeHtml(c.customerName)}</h2>`,
+    `<p style="margin:0 0 12px;color:#555">${escapeHtml(c.storeName)}</p>`,
+    "<table>",
+    row("Score", score),
+    row("Order", order),
+    row("Location", location),
+    row("E-mail", c.customerEmail),
+    "</table>",
+    '<h3 style="margin:16px 0 4px">Why</h3>',
+    reasons.length === 0
+      ? "<p>No single signal stood out.</p>"
+      : `<ul>${reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>`,
+    `<p><a href="${escapeHtml(c.customerUrl)}">Open in Velvet</a></p>`,
+    "</body></html>",
+  ].join("\n");
+
+  return {
+    from: envelope.from,
+    to: envelope.to,
+    subject,
+    text,
+    html,
+    messageId: envelope.messageId,
+  };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\t]+/g, " ").trim();
+}

@@ -1,0 +1,70 @@
+/** The chat payload: complete at a glance, and customer data escaped for mrkdwn. */
+import { describe, expect, it } from "vitest";
+import { HOSTILE_CONTENT, SAMPLE_CONTENT } from "../../../test/support/alert-fixtures.js";
+import { buildChatMessage, escapeMrkdwn } from "./build-chat-message.js";
+
+describe("buildChatMessage", () => {
+  it("has a text fallback and Block Kit blocks with everything needed at a glance", () => {
+    const msg = buildChatMessage(SAMPLE_CONTENT);
+    expect(msg.text).toContain("Jane Doe");
+    expect(msg.text).toContain("score 87 (threshold 70)");
+    expect(msg.text).toContain("#1001 · 1250.00 EUR");
+    expect(msg.text).toContain("Seniority: c_level (+25)");
+    expect(msg.text).toContain(`<${SAMPLE_CONTENT.customerUrl}|Open in Velvet>`);
+    const json = JSON.stringify(msg.blocks);
+    for (const part of [
+      "VIP customer: Jane Doe",
+      "87 (threshold 70)",
+      "#1001 · 1250.00 EUR",
+      "Austin, TX, US",
+      "Net worth: $5,000,000 (+20)",
+      "jane@acme.com",
+    ]) {
+      expect(json).toContain(part);
+    }
+    expect(msg.blocks[0]).toEqual({
+      type: "header",
+      text: { type: "plain_text", text: "VIP customer: Jane Doe", emoji: true },
+    });
+    expect(msg.blocks).toContainEqual({
+      type: "actions",
+      elements: [
+        {
+          type: "button",
+          text: { type: "plain_text", text: "Open in Velvet" },
+          url: SAMPLE_CONTENT.customerUrl,
+          style: "primary",
+        },
+      ],
+    });
+  });
+
+  it("escapes &, < and > in customer data wherever Slack parses mrkdwn", () => {
+    const msg = buildChatMessage(HOSTILE_CONTENT);
+    const mrkdwnTexts = [
+      msg.text,
+      ...msg.blocks.flatMap((b) =>
+        b.type === "section"
+          ? [b.text?.text ?? "", ...(b.fields ?? []).map((f) => f.text)]
+          : b.type === "context"
+            ? b.elements.map((e) => e.text)
+            : [],
+      ),
+    ];
+    for (const text of mrkdwnTexts) {
+      const withoutOurLink = text.replace(`<${SAMPLE_CONTENT.customerUrl}|Open in Velvet>`, "");
+      expect(withoutOurLink).not.toMatch(/[<>]/);
+    }
+    expect(msg.text).toContain("&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;");
+    expect(JSON.stringify(msg.blocks)).toContain("&lt;@U123&gt; boss");
+    expect(escapeMrkdwn("a & <b>")).toBe("a &amp; &lt;b&gt;");
+  });
+
+  it("says so when there is no order, location or reason", () => {
+    const msg = buildChatMessage({ ...SAMPLE_CONTENT, order: null, location: null, reasons: [] });
+    const json = JSON.stringify(msg.blocks);
+    expect(json).toContain("*Order*\\nnone");
+    expect(json).toContain("*Location*\\nunknown");
+    expect(json).toContain("No single signal stood out");
+  });
+});

@@ -1,0 +1,29 @@
+/** The `deliver-chat-alert` task: one alert to the account's team-chat webhook. */
+import type { TaskDefinition } from "../../jobs/task.js";
+import type { AlertDelivery } from "./alert-deps.js";
+import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./alert-job.js";
+import { buildChatMessage } from "./build-chat-message.js";
+import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
+import { DELIVER_CHAT_ALERT_TASK } from "./enqueue-vip-alerts.js";
+import { markAlertFailed } from "./record-attempt.js";
+import { maskWebhookUrl } from "./webhook-url.js";
+
+export function chatDriver(delivery: AlertDelivery): ChannelDriver {
+  return {
+    channel: "chat",
+    target: (alert) => (alert.slackWebhookUrl ? maskWebhookUrl(alert.slackWebhookUrl) : null),
+    send: (alert, _deps, signal) =>
+      delivery.sendChat(alert.slackWebhookUrl ?? "", buildChatMessage(alert.content), signal),
+  };
+}
+
+export function deliverChatAlert(delivery: AlertDelivery): TaskDefinition<AlertJobPayload> {
+  const driver = chatDriver(delivery);
+  return {
+    task: DELIVER_CHAT_ALERT_TASK,
+    payload: AlertJobPayloadSchema,
+    backoff: ALERT_BACKOFF,
+    handle: (deps, payload, ctx) => deliverAlert(deps, driver, payload.alertId, ctx),
+    onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The deliver-email-alert task against a real SMTP server and a real database, on both engines:
+ * one multipart e-mail with the right content and headers, once; the same Message-ID on a
+ * retried send; SMTP 4xx retried, 5xx recorded and not retried; no SMTP_URL, no e-mail.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { runAlertJob, seedVip } from "../../../test/support/alert-fixtures.js";
+import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { openTestDeps } from "../../../test/support/job-deps.js";
+import { startSmtpServer, type TestSmtpServer } from "../../../test/support/smtp-server.js";
+import type { Deps } from "../../deps.js";
+import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
+import { deliverEmailAlert } from "./deliver-email-alert.js";
+import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
+import { listAlerts } from "./list-alerts.js";
+
+const BASE_URL = "https://velvet.example.com";
+const FROM = "Velvet Alerts <alerts@velvet.example.com>";
+const TEAM = ["team@acme.com", "ceo@acme.com"];
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`deliver-email-alert on ${engine.name}`, () => {
+    let database: TestDatabase;
+    let deps: Deps;
+    let smtp: TestSmtpServer;
+    let delivery: AlertDelivery;
+    beforeAll(async () => {
+      smtp = await startSmtpServer();
+      database = await engine.create();
+      deps = await openTestDeps(database, {
+        env: { SMTP_URL: smtp.url, ALERT_FROM: FROM, PUBLIC_BASE_URL: BASE_URL },
+      });
+      delivery = createAlertDelivery(deps.config);
+    });
+    afterAll(async () => {
+      await delivery?.close();
+      await deps?.db.close();
+      await database?.drop();
+      await smtp?.close();
+    });
+    beforeEach(() => {
+      smtp.messages.length = 0;
+      smtp.received.length = 0;
+    });
+
+    async function queuedAlert() {
+      const vip = await seedVip(deps, { alertEmails: TEAM });
+      const queued = await deps.db.kysely
+        .transaction()
+        .execute((trx) =>
+          enqueueVipAlerts(trx, vip, deps.clock.now(), { emailEnabled: delivery.emailEnabled }),
+        );
+      expect(queued.map((q) => q.channel)).toEqual(["email"]);
+      const alertId = queued[0]?.alertId as string;
+      const row = await deps.db.kysely
+        .selectFrom("alerts")
+        .selectAll()
+        .where("id", "=", alertId)
+        .executeTakeFirstOrThrow();
+      const list = async () => (await listAlerts(deps.db.kysely, vip.accountId))[0];
+      return { vip, alertId, messageId: row.message_id, list };
+    }
+
+    it("sends one e-mail with the content, From, To and the alert's Message-ID, once", async () => {
+      const { vip, alertId, messageId, list } = await queuedAlert();
+      const task = deliverEmailAlert(delivery);
+      expect(await runAlertJob(deps, task, alertId)).toEqual({ kind: "done" });
+      expect(await runAlertJob(deps, task, alertId, 2)).toEqual({ kind: "done" });
+      expect(smtp.received).toHaveLength(1);
+      const mail = smtp.messages[0]?.parsed;
+      expect(mail?.messageId).toBe(messageId);
+      expect(mail?.subject).toBe("VIP customer: Jane Doe (score 87)");
+      expect(mail?.from?.value).toEqual([
+        { name: "Velvet Alerts", address: "alerts@velvet.example.com" },
+      ]);
+      expect(smtp.messages[0]?.rcptTo).toEqual(TEAM);
+      for (const part of [mail?.text ?? "", typeof mail?.html === "string" ? mail.html : ""]) {
+        for (const piece of [
+          "Jane Doe",
+          "87 (threshold 70)",
+          "Seniority: c_level (+25)",
+          "Net worth: $5,000,000 (+20)",
+          "#1001 · 1250.00 USD",
+          "Austin, TX, US",
+          `${BASE_URL}/customers/${vip.customerId}`,
+        ]) {
+          expect(part).toContain(piece);
+        }
+      }
+      const alert = await list();
+      expect(alert).toMatchObject({
+        alertId,
+        channel: "email",
+        status: "delivered",
+        target: TEAM.join(", "),
+      });
+      expect(alert?.attempts.map((a) => [a.outcome, a.statusCode])).toEqual([["delivered", 250]]);
+    });
+
+    it("retries an SMTP 4xx and sends the same Message-ID again", async () => {
+      const { alertId, messageId, list } = await queuedAlert();
+      const task = deliverEmailAlert(delivery);
+      smtp.failNext(451);
+      expect(await runAlertJob(deps, task, alertId, 1)).toMatchObject({
+        kind: "retry",
+        error: expect.stringMatching(/^451/),
+      });
+      expect(await runAlertJob(deps, task, alertId, 2)).toEqual({ kind: "done" });
+      expect(smtp.received.map((m) => [m.replyCode, m.parsed.messageId])).toEqual([
+        [451, messageId],
+        [250, messageId],
+      ]);
+      expect(smtp.messages).toHaveLength(1);
+      const alert = await list();
+      expect(alert?.status).toBe("delivered");
+      expect(alert?.attempts.map((a) => [a.outcome, a.statusCode])).toEqual([
+        ["retry", 451],
+        ["delivered", 250],
+      ]);
+    });
+
+    it("records an SMTP 5xx as a permanent failure and does not retry", async () => {
+      const { alertId, list } = await queuedAlert();
+      smtp.failNext(550);
+      const outcome = await runAlertJob(deps, deliverEmailAlert(delivery), alertId);
+      expect(outcome).toMatchObject({ kind: "fail", error: expect.stringMatching(/^550/) });
+      expect(smtp.messages).toHaveLength(0);
+      const alert = await list();
+      expect(alert).toMatchObject({ status: "failed", lastError: expect.stringMatching(/^550/) });
+      expect(alert?.attempts.map((a) => [a.outcome, a.statusCode])).toEqual([["failed", 550]]);
+    });
+
+    it("without SMTP_URL writes no e-mail alert, and fails one that exists", async () => {
+      const noSmtp = createAlertDelivery({ alerts: { ...deps.config.alerts, smtpUrl: null } });
+      expect(noSmtp.emailEnabled).toBe(false);
+      const vip = await seedVip(deps, { alertEmails: TEAM });
+      const queued = await deps.db.kysely
+        .transaction()
+        .execute((trx) =>
+          enqueueVipAlerts(trx, vip, deps.clock.now(), { emailEnabled: noSmtp.emailEnabled }),
+        );
+      expect(queued).toEqual([]);
+      const { alertId, list } = await queuedAlert();
+      expect(await runAlertJob(deps, deliverEmailAlert(noSmtp), alertId)).toEqual({
+        kind: "fail",
+        error: "e-mail alerts are off: SMTP_URL is not set",
+      });
+      expect((await list())?.status).toBe("failed");
+      expect(smtp.received).toHaveLength(0);
+      await noSmtp.close();
+    });
+  });
+}

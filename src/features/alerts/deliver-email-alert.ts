@@ -1,0 +1,34 @@
+/** The `deliver-email-alert` task: one alert e-mailed to the account's alert addresses. */
+import type { TaskDefinition } from "../../jobs/task.js";
+import type { AlertDelivery } from "./alert-deps.js";
+import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./alert-job.js";
+import { buildAlertEmail } from "./build-alert-email.js";
+import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
+import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
+import { markAlertFailed } from "./record-attempt.js";
+
+export function emailDriver(delivery: AlertDelivery): ChannelDriver {
+  return {
+    channel: "email",
+    target: (alert) => (alert.alertEmails.length > 0 ? alert.alertEmails.join(", ") : null),
+    send: (alert, deps) =>
+      delivery.sendMail(
+        buildAlertEmail(alert.content, {
+          from: deps.config.alerts.from,
+          to: alert.alertEmails,
+          messageId: alert.messageId,
+        }),
+      ),
+  };
+}
+
+export function deliverEmailAlert(delivery: AlertDelivery): TaskDefinition<AlertJobPayload> {
+  const driver = emailDriver(delivery);
+  return {
+    task: DELIVER_EMAIL_ALERT_TASK,
+    payload: AlertJobPayloadSchema,
+    backoff: ALERT_BACKOFF,
+    handle: (deps, payload, ctx) => deliverAlert(deps, driver, payload.alertId, ctx),
+    onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),
+  };
+}

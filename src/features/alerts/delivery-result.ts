@@ -1,0 +1,38 @@
+/**
+ * What one delivery attempt on a channel came to, as a value (never an exception):
+ * - delivered: the chat server or SMTP server accepted the message;
+ * - retry: a temporary failure (timeout, 5xx, 429, SMTP 4xx, connection error), optionally
+ *   with the delay the server asked for (Retry-After);
+ * - failed: a permanent failure (chat 400/403/404/410, a redirect, SMTP 5xx, an address the
+ *   SSRF guard refuses): retrying cannot help;
+ * - deferred: nothing was sent, because this process is pacing the webhook; not an attempt.
+ */
+export type DeliveryResult =
+  | { outcome: "delivered"; statusCode: number | null; error: string | null }
+  | { outcome: "retry"; statusCode: number | null; error: string; delayMs?: number }
+  | { outcome: "failed"; statusCode: number | null; error: string }
+  | { outcome: "deferred"; delayMs: number; error: string };
+
+/** Parses Retry-After (delta seconds or an HTTP date) into milliseconds, within [1 s, 1 h]. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const text = value.trim();
+  let ms: number;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  else {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return undefined;
+    ms = at - nowMs;
+  }
+  return Math.min(Math.max(ms, 1000), 3_600_000);
+}
+
+/** A short, single-line, printable excerpt of a server's answer for `last_error`. */
+export function excerpt(text: string, max = 200): string {
+  // Control characters (CR, LF, ESC…) become spaces: one line, safe in logs and terminals.
+  const line = Array.from(text, (ch) => (ch < " " || ch === "\u007f" ? " " : ch))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}

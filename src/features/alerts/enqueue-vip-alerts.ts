@@ -1,0 +1,107 @@
+/**
+ * Queues a new VIP's alerts, inside the transaction that stores the enrichment result: one
+ * `alerts` row and one delivery job per configured channel, or nothing at all if that
+ * transaction rolls back. The unique (customer_id, channel) constraint with ON CONFLICT DO
+ * NOTHING makes "at most one alert per customer and channel, ever" hold across re-enrichment,
+ * retries and racing processes; a job is written only for a row this call created.
+ *
+ * The caller decides who is a VIP; this function alerts whoever it is given.
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { AlertChannel, Database } from "../../db/schema.js";
+import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { newId } from "../../lib/ids.js";
+import { splitAlertEmails } from "./alert-settings.js";
+import { maskWebhookUrl } from "./webhook-url.js";
+
+export const DELIVER_CHAT_ALERT_TASK = "deliver-chat-alert";
+export const DELIVER_EMAIL_ALERT_TASK = "deliver-email-alert";
+/**
+ * With the alert tasks' backoff (full jitter under 5 s doubling, capped at 10 min), ten attempts
+ * span up to about half an hour: long enough to outlast a short chat or mail outage.
+ */
+export const ALERT_MAX_ATTEMPTS = 10;
+
+export const TASK_FOR_CHANNEL: Record<AlertChannel, string> = {
+  chat: DELIVER_CHAT_ALERT_TASK,
+  email: DELIVER_EMAIL_ALERT_TASK,
+};
+
+export interface VipAlertInput {
+  accountId: string;
+  customerId: string;
+  score: number;
+  threshold: number;
+}
+
+export interface EnqueueAlertOptions {
+  /**
+   * Whether the e-mail channel exists in this deployment: pass
+   * `config.alerts.smtpUrl !== null`. Without SMTP_URL no e-mail alert rows are written.
+   * Defaults to true, so a caller that omits it gets alerts that fail visibly, not silence.
+   */
+  emailEnabled?: boolean;
+}
+
+export interface QueuedAlert {
+  alertId: string;
+  channel: AlertChannel;
+}
+
+export async function enqueueVipAlerts(
+  trx: Transaction<Database> | Kysely<Database>,
+  vip: VipAlertInput,
+  now: number,
+  options: EnqueueAlertOptions = {},
+): Promise<QueuedAlert[]> {
+  const account = await trx
+    .selectFrom("accounts")
+    .select(["slack_webhook_url", "alert_emails"])
+    .where("id", "=", vip.accountId)
+    .executeTakeFirst();
+  if (!account) return [];
+  const targets: Array<[AlertChannel, string]> = [];
+  const webhook = account.slack_webhook_url?.trim() ?? "";
+  if (webhook !== "") targets.push(["chat", maskWebhookUrl(webhook)]);
+  const emails = splitAlertEmails(account.alert_emails);
+  if (emails.length > 0 && options.emailEnabled !== false)
+    targets.push(["email", emails.join(", ")]);
+
+  const queued: QueuedAlert[] = [];
+  for (const [channel, target] of targets) {
+    const alertId = newId(now);
+    const inserted = await trx
+      .insertInto("alerts")
+      .values({
+        id: alertId,
+        account_id: vip.accountId,
+        customer_id: vip.customerId,
+        channel,
+        status: "pending",
+        target,
+        score: vip.score,
+        threshold: vip.threshold,
+        message_id: `<${alertId}@velvet>`,
+        attempts: 0,
+        last_error: null,
+        created_at: now,
+        delivered_at: null,
+      })
+      .onConflict((oc) => oc.columns(["customer_id", "channel"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (inserted === undefined) continue;
+    await enqueueJob(
+      trx,
+      {
+        task: TASK_FOR_CHANNEL[channel],
+        payload: { alertId },
+        jobKey: `alert:${alertId}`,
+        maxAttempts: ALERT_MAX_ATTEMPTS,
+      },
+      now,
+    );
+    queued.push({ alertId, channel });
+  }
+  return queued;
+}

@@ -1,0 +1,103 @@
+/** The alert list, on both engines: newest first, attempts nested oldest first, one account only. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedVip } from "../../../test/support/alert-fixtures.js";
+import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { openTestDeps } from "../../../test/support/job-deps.js";
+import type { Deps } from "../../deps.js";
+import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
+import { listAlerts } from "./list-alerts.js";
+import { recordAttempt } from "./record-attempt.js";
+
+const T0 = Date.UTC(2025, 2, 1, 9);
+const WEBHOOK = "https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx";
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`listAlerts on ${engine.name}`, () => {
+    let database: TestDatabase;
+    let deps: Deps;
+    beforeAll(async () => {
+      database = await engine.create();
+      deps = await openTestDeps(database);
+    });
+    afterAll(async () => {
+      await deps?.db.close();
+      await database?.drop();
+    });
+
+    it("lists an account's alerts newest first with their attempts, and nothing of others", async () => {
+      const vip = await seedVip(deps, { webhookUrl: WEBHOOK, alertEmails: ["team@acme.com"] });
+      const other = await seedVip(deps, { webhookUrl: WEBHOOK });
+      const db = deps.db.kysely;
+      // The chat alert first (e-mail off), then, a minute later, the e-mail one (webhook removed).
+      const [chat] = await db
+        .transaction()
+        .execute((trx) => enqueueVipAlerts(trx, vip, T0, { emailEnabled: false }));
+      await db
+        .updateTable("accounts")
+        .set({ slack_webhook_url: null })
+        .where("id", "=", vip.accountId)
+        .execute();
+      const [email] = await db
+        .transaction()
+        .execute((trx) => enqueueVipAlerts(trx, vip, T0 + 60_000));
+      await db.transaction().execute((trx) => enqueueVipAlerts(trx, other, T0));
+      const chatId = chat?.alertId as string;
+      await recordAttempt(db, chatId, {
+        at: T0 + 1000,
+        outcome: "retry",
+        statusCode: 500,
+        error: "500 server_error",
+        durationMs: 12.4,
+        target: null,
+      });
+      await recordAttempt(db, chatId, {
+        at: T0 + 6000,
+        outcome: "delivered",
+        statusCode: 200,
+        error: null,
+        durationMs: 30,
+        target: null,
+      });
+
+      const list = await listAlerts(db, vip.accountId);
+      expect(list.map((a) => [a.alertId, a.channel])).toEqual([
+        [email?.alertId, "email"],
+        [chatId, "chat"],
+      ]);
+      expect(list[1]).toEqual({
+        alertId: chatId,
+        customerId: vip.customerId,
+        customerEmail: vip.email,
+        channel: "chat",
+        status: "delivered",
+        target: "https://hooks.slack.com/…uvwx",
+        score: 87,
+        threshold: 70,
+        createdAt: new Date(T0).toISOString(),
+        deliveredAt: new Date(T0 + 6000).toISOString(),
+        lastError: null,
+        attempts: [
+          {
+            at: new Date(T0 + 1000).toISOString(),
+            outcome: "retry",
+            statusCode: 500,
+            error: "500 server_error",
+            durationMs: 12,
+          },
+          {
+            at: new Date(T0 + 6000).toISOString(),
+            outcome: "delivered",
+            statusCode: 200,
+            error: null,
+            durationMs: 30,
+          },
+        ],
+      });
+      expect(list[0]?.attempts).toEqual([]);
+      expect(await listAlerts(db, vip.accountId, { limit: 1 })).toHaveLength(1);
+      expect((await listAlerts(db, other.accountId)).map((a) => a.customerId)).toEqual([
+        other.customerId,
+      ]);
+    });
+  });
+}

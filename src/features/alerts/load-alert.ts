@@ -1,0 +1,117 @@
+/**
+ * Everything one delivery needs, read fresh at send time: the alert row, the account's current
+ * channel settings (a webhook changed or removed after the alert was queued is respected), and
+ * the content both messages show. The score and threshold are the alert's own snapshot.
+ */
+import type { Kysely } from "kysely";
+import type { AlertChannel, AlertStatus, Database } from "../../db/schema.js";
+import { splitAlertEmails } from "./alert-settings.js";
+import { type AlertReason, topReasons } from "./top-reasons.js";
+
+export interface AlertContent {
+  customerId: string;
+  customerName: string;
+  customerEmail: string;
+  storeName: string;
+  score: number;
+  threshold: number;
+  reasons: AlertReason[];
+  /** The customer's latest order, if any. */
+  order: { number: string | null; total: string | null; currency: string } | null;
+  location: string | null;
+  customerUrl: string;
+}
+
+export interface LoadedAlert {
+  alertId: string;
+  channel: AlertChannel;
+  status: AlertStatus;
+  messageId: string;
+  slackWebhookUrl: string | null;
+  alertEmails: string[];
+  content: AlertContent;
+}
+
+export async function loadAlert(
+  db: Kysely<Database>,
+  alertId: string,
+  publicBaseUrl: string,
+): Promise<LoadedAlert | null> {
+  const row = await db
+    .selectFrom("alerts")
+    .innerJoin("accounts", "accounts.id", "alerts.account_id")
+    .innerJoin("customers", "customers.id", "alerts.customer_id")
+    .innerJoin("stores", "stores.id", "customers.store_id")
+    .leftJoin("enrichments", "enrichments.customer_id", "alerts.customer_id")
+    .select([
+      "alerts.id",
+      "alerts.channel",
+      "alerts.status",
+      "alerts.message_id",
+      "alerts.score",
+      "alerts.threshold",
+      "accounts.slack_webhook_url",
+      "accounts.alert_emails",
+      "stores.name as store_name",
+      "customers.id as customer_id",
+      "customers.email",
+      "customers.first_name",
+      "customers.last_name",
+      "customers.address_city",
+      "customers.address_state",
+      "customers.address_country",
+      "enrichments.signals",
+      "enrichments.profile",
+    ])
+    .where("alerts.id", "=", alertId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const order = await db
+    .selectFrom("orders")
+    .select(["order_number", "external_order_id", "total", "currency"])
+    .where("customer_id", "=", row.customer_id)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const name = `${row.first_name} ${row.last_name}`.trim();
+  const address = [row.address_city, row.address_state, row.address_country]
+    .filter((part): part is string => part !== null && part.trim() !== "")
+    .join(", ");
+  return {
+    alertId: row.id,
+    channel: row.channel,
+    status: row.status,
+    messageId: row.message_id,
+    slackWebhookUrl: row.slack_webhook_url,
+    alertEmails: splitAlertEmails(row.alert_emails),
+    content: {
+      customerId: row.customer_id,
+      customerName: name === "" ? row.email : name,
+      customerEmail: row.email,
+      storeName: row.store_name,
+      score: row.score,
+      threshold: row.threshold,
+      reasons: topReasons(row.signals ?? "[]"),
+      order: order
+        ? {
+            number: order.order_number ?? order.external_order_id,
+            total: order.total,
+            currency: order.currency,
+          }
+        : null,
+      location: address !== "" ? address : profileLocation(row.profile),
+      customerUrl: `${publicBaseUrl}/customers/${row.customer_id}`,
+    },
+  };
+}
+
+function profileLocation(profileJson: string | null): string | null {
+  try {
+    const profile: unknown = JSON.parse(profileJson ?? "{}");
+    const location = (profile as { location?: unknown } | null)?.location;
+    return typeof location === "string" && location.trim() !== "" ? location.trim() : null;
+  } catch {
+    return null;
+  }
+}
