@@ -5,6 +5,9 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connect.js";
+import type { AlertDelivery } from "./features/alerts/alert-deps.js";
+import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
+import type { JobWakeup } from "./jobs/job-wakeup.js";
 import type { Clock } from "./lib/clock.js";
 
 export interface Deps {
@@ -12,4 +15,10 @@ export interface Deps {
   db: Db;
   clock: Clock;
   log: Logger;
+  /** Rings the in-process worker after a commit that enqueued jobs. */
+  jobs: JobWakeup;
+  /** The configured enrichment providers, each behind its limits and circuit breaker. */
+  providers: EnrichmentProvider[];
+  /** Chat (SSRF-guarded, paced) and SMTP senders for VIP alerts. */
+  alerts: AlertDelivery;
 }

@@ -7,6 +7,10 @@ import { type Config, loadConfig } from "./config.js";
 import { openDatabase } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
+import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
+import { createProviders } from "./features/enrichment/providers/create-providers.js";
+import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
+import { createJobWakeup } from "./jobs/job-wakeup.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 
 export function createLogger(config: Pick<Config, "logLevel">): Logger {
@@ -24,6 +28,10 @@ export interface BuildDepsOptions {
   clock?: Clock;
   log?: Logger;
   migrate?: boolean;
+  /** Replace the configured providers (tests, benchmarks). */
+  providers?: EnrichmentProvider[];
+  /** Replace the alert senders (tests: no pacing, a fake resolver). */
+  alerts?: AlertDelivery;
 }
 
 /** Opens the database (migrating it unless told not to) and returns the dependency object. */
@@ -37,9 +45,15 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
     await db.close();
     throw error;
   }
-  return { config, db, clock: options.clock ?? systemClock, log };
+  const clock = options.clock ?? systemClock;
+  const providers =
+    options.providers ??
+    createProviders(config.enrichment, { log: log.child({ component: "providers" }) });
+  const alerts = options.alerts ?? createAlertDelivery(config);
+  return { config, db, clock, log, jobs: createJobWakeup(), providers, alerts };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.alerts.close();
   await deps.db.close();
 }

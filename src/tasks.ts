@@ -2,9 +2,12 @@
  * Every background task Velvet runs, in one list: the worker (in `velvet serve` and
  * `velvet worker`) runs exactly these. A feature adds its TaskDefinition here.
  */
+import type { Deps } from "./deps.js";
+import { alertTasks } from "./features/alerts/alert-tasks.js";
+import { enrichCustomerTask } from "./features/enrichment/enrich-customer.js";
 import type { TaskDefinition } from "./jobs/task.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
-export function allTasks(): TaskDefinition<any>[] {
-  return [];
+export function allTasks(deps: Pick<Deps, "alerts">): TaskDefinition<any>[] {
+  return [enrichCustomerTask, ...alertTasks(deps.alerts)];
 }

@@ -1,11 +1,14 @@
 /** The `velvet` command: one program, each subcommand in its own file. */
 import { Command } from "commander";
 import { registerAccount } from "./commands/account.js";
+import { registerAlerts } from "./commands/alerts.js";
 import { registerCustomer } from "./commands/customer.js";
+import { registerData } from "./commands/data.js";
 import { registerKey } from "./commands/key.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerServe } from "./commands/serve.js";
 import { registerUsage } from "./commands/usage.js";
+import { registerWorker } from "./commands/worker.js";
 
 export function buildProgram(): Command {
   const program = new Command("velvet")
@@ -15,8 +18,11 @@ export function buildProgram(): Command {
   registerServe(program);
   registerMigrate(program);
   registerAccount(program);
+  registerAlerts(program);
   registerKey(program);
   registerUsage(program);
+  registerWorker(program);
   registerCustomer(program);
+  registerData(program);
   return program;
 }

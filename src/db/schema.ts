@@ -104,10 +104,10 @@ export interface EnrichmentsTable {
   /** The threshold the VIP decision was made against. */
   threshold: number | null;
   /** JSON array of {source, signal, value, points}. */
-  signals: string;
+  signals: Generated<string>;
   /** JSON: the normalised profile merged from all providers. */
-  profile: string;
-  attempts: number;
+  profile: Generated<string>;
+  attempts: Generated<number>;
   last_error: string | null;
   started_at: number | null;
   enriched_at: number | null;

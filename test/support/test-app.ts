@@ -7,9 +7,12 @@ import { pino } from "pino";
 import { type Config, loadConfig } from "../../src/config.js";
 import type { Deps } from "../../src/deps.js";
 import { createAccount } from "../../src/features/accounts/create-account.js";
+import type { AlertDelivery } from "../../src/features/alerts/alert-deps.js";
 import { startServer } from "../../src/http/server.js";
+import { createWorker } from "../../src/jobs/worker.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { buildDeps, closeDeps } from "../../src/main.js";
+import { allTasks } from "../../src/tasks.js";
 import type { Engine, TestDatabase } from "./databases.js";
 
 export interface TestApp {
@@ -34,6 +37,10 @@ export interface StartOptions {
   clock?: Clock;
   /** Reuse an existing database (e.g. a second app instance on the same PostgreSQL). */
   database?: TestDatabase;
+  /** Run the job worker in the app's process too, as `velvet serve` does (default: off). */
+  worker?: boolean;
+  /** Replace the alert senders (e.g. without the one-per-second pacing). */
+  alerts?: AlertDelivery;
 }
 
 export async function startTestApp(engine: Engine, options: StartOptions = {}): Promise<TestApp> {
@@ -43,8 +50,15 @@ export async function startTestApp(engine: Engine, options: StartOptions = {}): 
     ...loadConfig({ LOG_LEVEL: "silent", ...options.env }),
     database: database.target,
   };
-  const deps = await buildDeps({ config, log: pino({ level: "silent" }), clock: options.clock });
+  const deps = await buildDeps({
+    config,
+    log: pino({ level: "silent" }),
+    clock: options.clock,
+    alerts: options.alerts,
+  });
   const server = await startServer(deps, { port: 0, host: "127.0.0.1" });
+  const worker = options.worker ? createWorker(deps, allTasks(deps)) : null;
+  worker?.start();
   let accounts = 0;
   return {
     url: server.url,
@@ -73,10 +87,15 @@ export async function startTestApp(engine: Engine, options: StartOptions = {}): 
         },
         deps.clock.now(),
       );
-      return { accountId: created.accountId, storeId: created.storeId, keyId: created.keyId, apiKey: created.apiKey };
+      return {
+        accountId: created.accountId,
+        storeId: created.storeId,
+        keyId: created.keyId,
+        apiKey: created.apiKey,
+      };
     },
     close: async () => {
-      await server.close();
+      await Promise.all([server.close(), worker?.stop()]);
       await closeDeps(deps);
       if (ownsDatabase) await database.drop();
     },

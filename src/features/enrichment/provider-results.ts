@@ -37,7 +37,10 @@ export interface SettledAnswers {
   matches: Array<{ provider: ProviderName; profile: ProfileFragment }>;
 }
 
-export async function settledAnswers(db: Kysely<Database>, customerId: string): Promise<SettledAnswers> {
+export async function settledAnswers(
+  db: Kysely<Database>,
+  customerId: string,
+): Promise<SettledAnswers> {
   const rows = await db
     .selectFrom("provider_results")
     .select(["provider", "outcome", "profile"])

@@ -31,20 +31,26 @@ export interface StoreRef {
 }
 
 export async function submitOrder(
-  deps: Pick<Deps, "db" | "clock" | "config">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
   store: StoreRef,
   submission: OrderSubmission,
 ): Promise<SubmitOrderResult> {
-  return deps.db.kysely.transaction().execute(async (trx) => {
+  const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     const customer = await getOrCreateCustomer(trx, store, submission, now);
     let enrichmentStatus: EnrichmentStatusAnswer;
     if (customer.created) {
-      await enqueueEnrichment(trx, customer.id, now);
+      await enqueueEnrichment(trx, customer.id, now, deps.config.enrichment.maxAttempts);
       await chargeEnrichment(trx, store, customer.id, deps.config.enrichmentPriceUsd, now);
       enrichmentStatus = "queued";
     } else {
-      enrichmentStatus = await answerForExisting(trx, customer.id, customer.status, now);
+      enrichmentStatus = await answerForExisting(
+        trx,
+        customer.id,
+        customer.status,
+        now,
+        deps.config.enrichment.maxAttempts,
+      );
     }
     const result: SubmitOrderResult = { customerId: customer.id, enrichmentStatus };
     if (submission.order !== null) {
@@ -52,6 +58,9 @@ export async function submitOrder(
     }
     return result;
   });
+  // Wake the in-process worker only after the commit, or it could not see the job yet.
+  if (result.enrichmentStatus !== "existing") deps.jobs.notify();
+  return result;
 }
 
 async function getOrCreateCustomer(
@@ -99,6 +108,7 @@ async function answerForExisting(
   customerId: string,
   status: EnrichmentStatus,
   now: number,
+  maxAttempts: number,
 ): Promise<EnrichmentStatusAnswer> {
   if (status === "enriched") return "existing";
   if (status === "pending") return "queued";
@@ -110,7 +120,7 @@ async function answerForExisting(
     .where("enrichment_status", "=", "failed")
     .executeTakeFirst();
   if (flipped.numUpdatedRows === 0n) return "queued";
-  await enqueueEnrichment(trx, customerId, now);
+  await enqueueEnrichment(trx, customerId, now, maxAttempts);
   return "retry";
 }
 

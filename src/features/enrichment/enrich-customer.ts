@@ -1,0 +1,120 @@
+/**
+ * The `enrich-customer` job: ask every configured provider about a new customer (in parallel),
+ * gather the offline signals, score, store the explained result and, when the customer is a VIP,
+ * enqueue the alerts in the same transaction.
+ *
+ * Failure policy:
+ * - a provider that answers (match or not found) is asked only once; its answer is kept;
+ * - a transient failure (timeout, 5xx, 429, open circuit) makes the attempt `retry`, after the
+ *   provider's Retry-After when it gave one; after the last attempt the customer is `failed`,
+ *   with the partial results and the last error kept, and their next order requeues it;
+ * - a permanent failure (bad key, no credits, a malformed answer) is recorded and explained but
+ *   does not block: retrying cannot fix it, so the customer is scored on what the others said.
+ */
+import { z } from "zod";
+import type { Deps } from "../../deps.js";
+import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
+import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
+import { saveProviderResult, settledAnswers } from "./provider-results.js";
+import type { EnrichmentProvider, ProviderQuery, ProviderResult } from "./providers/provider.js";
+import {
+  markEnrichmentFailed,
+  markEnrichmentStarted,
+  saveEnrichmentResult,
+} from "./save-enrichment.js";
+import { scoreCustomer } from "./score-customer.js";
+
+const Payload = z.object({ customerId: z.string().min(1) });
+type Payload = z.infer<typeof Payload>;
+
+export const enrichCustomerTask: TaskDefinition<Payload> = {
+  task: ENRICH_CUSTOMER_TASK,
+  payload: Payload,
+  handle: (deps, payload, ctx) => enrichCustomer(deps, deps.providers, payload.customerId, ctx),
+  onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
+};
+
+async function enrichCustomer(
+  deps: Deps,
+  providers: EnrichmentProvider[],
+  customerId: string,
+  ctx: JobContext,
+): Promise<JobOutcome> {
+  const db = deps.db.kysely;
+  const customer = await db
+    .selectFrom("customers")
+    .select([
+      "id",
+      "email",
+      "email_normalized",
+      "first_name",
+      "last_name",
+      "phone",
+      "enrichment_status",
+    ])
+    .where("id", "=", customerId)
+    .executeTakeFirst();
+  if (!customer) return { kind: "fail", error: `customer ${customerId} does not exist` };
+  // At least once: a repeated run after success has nothing left to do.
+  if (customer.enrichment_status === "enriched") return { kind: "done" };
+
+  await markEnrichmentStarted(deps, customerId, ctx.attempt);
+  const settled = await settledAnswers(db, customerId);
+  const query: ProviderQuery = {
+    email: customer.email,
+    emailNormalized: customer.email_normalized,
+    firstName: customer.first_name,
+    lastName: customer.last_name,
+    phone: customer.phone,
+  };
+  const pending = providers.filter((p) => !settled.providers.has(p.name));
+  const results = await Promise.all(pending.map((p) => lookupSafely(p, query, ctx.signal)));
+  const now = deps.clock.now();
+  for (const result of results) await saveProviderResult(db, customerId, result, now);
+
+  const transient = results.filter((r) => r.kind === "transient");
+  if (transient.length > 0) {
+    const error = transient.map((r) => `${r.provider}: ${r.error}`).join("; ");
+    const waits = transient.map((r) => r.retryAfterMs ?? 0);
+    const delayMs = Math.max(...waits);
+    return delayMs > 0 ? { kind: "retry", error, delayMs } : { kind: "retry", error };
+  }
+
+  const matches = [
+    ...settled.matches,
+    ...results.flatMap((r) =>
+      r.kind === "matched" ? [{ provider: r.provider, profile: r.profile }] : [],
+    ),
+  ];
+  const permanent = results.flatMap((r) =>
+    r.kind === "permanent" ? [`${r.provider}: ${r.error}`] : [],
+  );
+  const scored = await scoreCustomer(db, customerId, matches, providers.length);
+  const vip = await saveEnrichmentResult(
+    deps,
+    customerId,
+    scored,
+    permanent.length > 0 ? permanent.join("; ") : null,
+  );
+  // Alert jobs were committed with the result: let the worker start them now.
+  if (vip) deps.jobs.notify();
+  return { kind: "done" };
+}
+
+/** An adapter must not throw, but a bug in one must not fail the others' answers either. */
+async function lookupSafely(
+  provider: EnrichmentProvider,
+  query: ProviderQuery,
+  signal: AbortSignal,
+): Promise<ProviderResult> {
+  try {
+    return await provider.lookup(query, signal);
+  } catch (error) {
+    return {
+      kind: "transient",
+      provider: provider.name,
+      httpStatus: null,
+      error: `unexpected: ${String(error)}`,
+    };
+  }
+}
