@@ -18,7 +18,7 @@ describe("buildAlertEmail", () => {
       for (const piece of [
         "Jane Doe",
         "87 (threshold 70)",
-        "#1001 · 1250.00 EUR",
+        "#1001 · €1,250.00",
         "Austin, TX, US",
         "Seniority: c_level (+25)",
         "Net worth: $5,000,000 (+20)",

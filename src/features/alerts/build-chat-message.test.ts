@@ -8,14 +8,14 @@ describe("buildChatMessage", () => {
     const msg = buildChatMessage(SAMPLE_CONTENT);
     expect(msg.text).toContain("Jane Doe");
     expect(msg.text).toContain("score 87 (threshold 70)");
-    expect(msg.text).toContain("#1001 · 1250.00 EUR");
+    expect(msg.text).toContain("#1001 · €1,250.00");
     expect(msg.text).toContain("Seniority: c_level (+25)");
     expect(msg.text).toContain(`<${SAMPLE_CONTENT.customerUrl}|Open in Velvet>`);
     const json = JSON.stringify(msg.blocks);
     for (const part of [
       "VIP customer: Jane Doe",
       "87 (threshold 70)",
-      "#1001 · 1250.00 EUR",
+      "#1001 · €1,250.00",
       "Austin, TX, US",
       "Net worth: $5,000,000 (+20)",
       "jane@acme.com",

@@ -8,6 +8,8 @@
  * `<!channel>` or `<https://evil|click>` must print as text, not ping or link. The header is
  * plain_text, which Slack never parses for links or mentions.
  */
+
+import { formatMoney } from "../../lib/money.js";
 import type { AlertContent } from "./load-alert.js";
 import { describeReason } from "./top-reasons.js";
 
@@ -41,8 +43,9 @@ export function escapeMrkdwn(text: string): string {
 
 export function formatOrder(order: AlertContent["order"]): string | null {
   if (order === null) return null;
-  const number = order.number === null ? null : `#${order.number}`;
-  const total = order.total === null ? null : `${order.total} ${order.currency}`;
+  const number =
+    order.number === null ? null : order.number.startsWith("#") ? order.number : `#${order.number}`;
+  const total = order.total === null ? null : formatMoney(order.total, order.currency);
   const parts = [number, total].filter((p): p is string => p !== null);
   return parts.length === 0 ? null : parts.join(" · ");
 }

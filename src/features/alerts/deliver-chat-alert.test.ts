@@ -62,7 +62,7 @@ for (const engine of ENGINES) {
       expect(chat.requests).toHaveLength(1);
       const body = chat.requests[0]?.body as ChatMessage;
       expect(body.text).toContain("VIP customer: *Jane Doe*, score 87 (threshold 70)");
-      expect(body.text).toContain("Order #1001 · 1250.00 USD");
+      expect(body.text).toContain("Order #1001 · $1,250.00");
       expect(body.text).toContain(`<${BASE_URL}/customers/${vip.customerId}|Open in Velvet>`);
       const blocks = JSON.stringify(body.blocks);
       for (const part of [

@@ -80,7 +80,7 @@ for (const engine of ENGINES) {
           "87 (threshold 70)",
           "Seniority: c_level (+25)",
           "Net worth: $5,000,000 (+20)",
-          "#1001 · 1250.00 USD",
+          "#1001 · $1,250.00",
           "Austin, TX, US",
           `${BASE_URL}/customers/${vip.customerId}`,
         ]) {

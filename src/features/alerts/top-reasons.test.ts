@@ -6,7 +6,7 @@ const signals = [
   { source: "profile", signal: "seniority", value: "c_level", points: 25 },
   { source: "profile", signal: "net_worth_usd", value: 5_000_000, points: 20 },
   { source: "offline", signal: "repeat_purchases", value: 1, points: 0 },
-  { source: "offline", signal: "order_value", value: "1250.00 USD", points: 20 },
+  { source: "offline", signal: "order_value", value: "$1,250.00", points: 20 },
   { source: "score", signal: "capped_at_100", value: 130, points: 99 },
   { source: "profile", signal: "someNewSignal", value: true, points: 3 },
 ];
@@ -16,7 +16,7 @@ describe("topReasons", () => {
     expect(topReasons(JSON.stringify(signals))).toEqual([
       { label: "Seniority", value: "c_level", points: 25 },
       { label: "Net worth", value: "$5,000,000", points: 20 },
-      { label: "Order value", value: "1250.00 USD", points: 20 },
+      { label: "Order value", value: "$1,250.00", points: 20 },
     ]);
   });
 
