@@ -6,7 +6,14 @@ import type { Deps } from "../deps.js";
 import { backoffDelayMs } from "./backoff.js";
 import type { ClaimedJob } from "./claim-jobs.js";
 import { giveUpJob } from "./give-up-job.js";
-import { deleteJob, type Lease, leaseOf, releaseJob, rescheduleJob } from "./settle-job.js";
+import {
+  deleteJob,
+  type Lease,
+  leaseOf,
+  postponeJob,
+  releaseJob,
+  rescheduleJob,
+} from "./settle-job.js";
 import type { BackoffPolicy, JobOutcome, TaskDefinition } from "./task.js";
 
 export interface JobRunner {
@@ -72,7 +79,8 @@ async function attempt(
       maxAttempts: job.max_attempts,
       signal,
     });
-    if (outcome?.kind === "done" || outcome?.kind === "retry" || outcome?.kind === "fail") {
+    const kind = outcome?.kind;
+    if (kind === "done" || kind === "retry" || kind === "wait" || kind === "fail") {
       return outcome;
     }
     return { kind: "retry", error: `task "${job.task}" returned no valid outcome` };
@@ -92,6 +100,13 @@ async function settle(
   const { deps } = runner;
   const log = deps.log.child({ jobId: job.id, task: job.task, attempt: job.attempts });
   if (outcome.kind === "done") return settled(await deleteJob(deps.db, lease), "done");
+  if (outcome.kind === "wait") {
+    const now = deps.clock.now();
+    const delayMs = Number.isFinite(outcome.delayMs) ? Math.max(0, outcome.delayMs) : 0;
+    log.info({ reason: outcome.reason, delayMs }, "job waits; the attempt does not count");
+    const props = { runAt: now + delayMs, reason: outcome.reason, now };
+    return settled(await postponeJob(deps.db, lease, props), "retried");
+  }
 
   const exhausted = outcome.kind === "fail" || job.attempts >= job.max_attempts;
   if (exhausted) {

@@ -106,6 +106,25 @@ export async function failJob(
   return changed(result);
 }
 
+/** `wait`: run again at `runAt`; this attempt does not count. */
+export async function postponeJob(
+  db: Db,
+  lease: Lease,
+  props: { runAt: number; reason: string; now: number },
+): Promise<boolean> {
+  const result = await held(db, lease)
+    .set((eb) => ({
+      attempts: eb("attempts", "-", 1),
+      run_at: props.runAt,
+      last_error: clipError(props.reason),
+      locked_by: null,
+      locked_until: null,
+      updated_at: props.now,
+    }))
+    .executeTakeFirst();
+  return changed(result);
+}
+
 /** Shutdown: hand the job back, due now; the interrupted attempt does not count. */
 export async function releaseJob(db: Db, lease: Lease, now: number): Promise<boolean> {
   const result = await held(db, lease)

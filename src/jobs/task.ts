@@ -49,6 +49,12 @@ export interface JobContext {
 export type JobOutcome =
   | { kind: "done" }
   | { kind: "retry"; error: string; delayMs?: number }
+  /**
+   * Not a failure: an outside service asked us to come back later (a 429 with Retry-After, a
+   * lookup still being computed). The job runs again after `delayMs` and this attempt does not
+   * count. The handler bounds how long it keeps waiting, or a job could wait forever.
+   */
+  | { kind: "wait"; reason: string; delayMs: number }
   | { kind: "fail"; error: string };
 
 /** Exponential backoff with full jitter: the n-th retry waits random(0, min(maxMs, baseMs·2^(n-1))). */

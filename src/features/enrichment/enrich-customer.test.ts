@@ -9,7 +9,12 @@ import { waitFor } from "../../../test/support/job-deps.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { getCustomerReport } from "../customers/get-customer-report.js";
 
-const FAST_RETRIES = { ENRICHMENT_MAX_ATTEMPTS: "3", PROVIDER_TIMEOUT_MS: "2000" };
+// Gravatar's default limit (16/min, its documented anonymous quota) would pace these tests.
+const FAST_RETRIES = {
+  ENRICHMENT_MAX_ATTEMPTS: "3",
+  PROVIDER_TIMEOUT_MS: "2000",
+  GRAVATAR_RATE_LIMIT_PER_MIN: "6000",
+};
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`enrichment flow on ${engine.name}`, () => {
@@ -117,6 +122,17 @@ for (const engine of ENGINES) {
       expect(done?.enrichment.lastError).toBeNull();
       expect(fakes.enrichlayer.requestCount()).toBe(1);
       expect(await charges(first.customerId)).toBe(1);
+    });
+
+    it("a provider's 429 with Retry-After is waited out without spending attempts", async () => {
+      const address = email();
+      const limited = { kind: "rate_limited" as const, retryAfter: "1" };
+      fakes.pdl.setBehaviour(address, [limited, limited, limited, { kind: "match" }]);
+      await submit(address);
+      await waitFor("enriched", async () => (await statusOf(address)) === "enriched", 20_000);
+      expect(fakes.pdl.requestCount()).toBe(4);
+      // Three waits and one real attempt: more 429s than ENRICHMENT_MAX_ATTEMPTS, yet no failure.
+      expect((await report(address))?.enrichment.attempts).toBe(1);
     });
 
     it("a permanent provider failure is recorded but does not block the score", async () => {

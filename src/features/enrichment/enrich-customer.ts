@@ -5,9 +5,12 @@
  *
  * Failure policy:
  * - a provider that answers (match or not found) is asked only once; its answer is kept;
- * - a transient failure (timeout, 5xx, 429, open circuit) makes the attempt `retry`, after the
+ * - a transient failure (timeout, 5xx, open circuit) makes the attempt `retry`, after the
  *   provider's Retry-After when it gave one; after the last attempt the customer is `failed`,
  *   with the partial results and the last error kept, and their next order requeues it;
+ * - a provider that only asks us to come back later (429 with Retry-After, FullContact's 202
+ *   "still searching") is not failing: the job waits without spending an attempt, for up to
+ *   MAX_WAITING_MS since the enrichment was queued, after which it counts like any failure;
  * - a permanent failure (bad key, no credits, a malformed answer) is recorded and explained but
  *   does not block: retrying cannot fix it, so the customer is scored on what the others said.
  */
@@ -23,6 +26,10 @@ import {
   saveEnrichmentResult,
 } from "./save-enrichment.js";
 import { scoreCustomer } from "./score-customer.js";
+
+/** How long a provider may keep saying "later" before that counts as failing. */
+export const MAX_WAITING_MS = 10 * 60_000;
+const WAIT_CAUSES = new Set(["rate_limited", "pending"]);
 
 const Payload = z.object({ customerId: z.string().min(1) });
 type Payload = z.infer<typeof Payload>;
@@ -51,6 +58,7 @@ async function enrichCustomer(
       "last_name",
       "phone",
       "enrichment_status",
+      "updated_at",
     ])
     .where("id", "=", customerId)
     .executeTakeFirst();
@@ -77,6 +85,13 @@ async function enrichCustomer(
     const error = transient.map((r) => `${r.provider}: ${r.error}`).join("; ");
     const waits = transient.map((r) => r.retryAfterMs ?? 0);
     const delayMs = Math.max(...waits);
+    const onlyAskedToWait = transient.every(
+      (r) => r.cause !== undefined && WAIT_CAUSES.has(r.cause),
+    );
+    // updated_at is when the enrichment was (re)queued: the customer row is not touched since.
+    if (onlyAskedToWait && delayMs > 0 && now - customer.updated_at < MAX_WAITING_MS) {
+      return { kind: "wait", reason: error, delayMs };
+    }
     return delayMs > 0 ? { kind: "retry", error, delayMs } : { kind: "retry", error };
   }
 
