@@ -31,6 +31,7 @@ for (const engine of ENGINES) {
       ]);
       const env = {
         ...fakes.env,
+        GRAVATAR_RATE_LIMIT_PER_MIN: "6000",
         SMTP_URL: smtp.url,
         WEBHOOKS_ALLOW_PRIVATE: "true",
         ALERT_FROM: "Velvet <vip@velvet.test>",
