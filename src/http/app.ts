@@ -8,9 +8,12 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   LogController,
 } from "fastify";
 import type { Deps } from "../deps.js";
+import { registerDashboard } from "../features/dashboard/dashboard-plugin.js";
+import { sendNotFoundPage } from "../features/dashboard/html/error-pages.js";
 import { registerOrderRoutes } from "../features/orders/order-route.js";
 import { AppError, errorBody } from "./errors.js";
 
@@ -29,6 +32,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     exposeHeadRoutes: false,
+    // A malformed URL (bad percent-encoding) fails before routing; without this Fastify answers
+    // with its own body, which carries `code` and `statusCode` besides {error, message}.
+    frameworkErrors: (_error, _request, reply) => {
+      // The reply's generic route types know no status codes here; this one is plain JSON.
+      (reply as FastifyReply).code(400).send(errorBody(400, "The request URL is not valid"));
+    },
   });
 
   // Only JSON is accepted: without the text parser a text/plain body is a 415, not a 400.
@@ -60,12 +69,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   });
 
   app.setNotFoundHandler((request, reply) => {
+    // People get a page; the API (and any client under /api/) keeps the JSON error body.
+    if (!request.url.startsWith("/api/")) return sendNotFoundPage(reply);
     reply
       .code(404)
       .send(errorBody(404, `No route for ${request.method} ${request.url.split("?")[0]}`));
   });
 
   registerOrderRoutes(app, deps);
+  registerDashboard(app, deps);
   return app;
 }
 

@@ -1,0 +1,45 @@
+/**
+ * Reading the Settings → Alerts form: a threshold from 0 to 100, a webhook URL (blank keeps
+ * the saved one) and the alert addresses (the whole list; blank removes them all). Channel
+ * rules are the alerts feature's (`checkAlertSettings`), so the CLI and the dashboard agree.
+ */
+import type { AccountSettings } from "../../accounts/update-account.js";
+import { checkAlertSettings } from "../../alerts/alert-settings.js";
+import type { WebhookPolicy } from "../../alerts/webhook-url.js";
+
+export type AlertSettingsField = "threshold" | "webhook" | "emails";
+
+export interface AlertSettingsFormValues {
+  threshold: string;
+  webhook: string;
+  emails: string;
+}
+
+export type AlertSettingsFormResult =
+  | { ok: true; settings: AccountSettings }
+  | { ok: false; errors: Partial<Record<AlertSettingsField, string>> };
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export function readAlertSettingsForm(
+  v: AlertSettingsFormValues,
+  policy: WebhookPolicy,
+): AlertSettingsFormResult {
+  const errors: Partial<Record<AlertSettingsField, string>> = {};
+  const settings: AccountSettings = {};
+  const threshold = v.threshold.trim();
+  if (!/^\d{1,3}$/.test(threshold) || Number(threshold) > 100) {
+    errors.threshold = "Enter a whole number from 0 to 100.";
+  } else {
+    settings.vipThreshold = Number(threshold);
+  }
+  if (v.webhook.trim() !== "") {
+    const checked = checkAlertSettings({ slackWebhook: v.webhook }, policy);
+    if (checked.ok) settings.slackWebhookUrl = checked.settings.slackWebhookUrl ?? null;
+    else errors.webhook = `${capitalise(checked.errors.join("; "))}.`;
+  }
+  const emails = checkAlertSettings({ alertEmails: v.emails }, policy);
+  if (emails.ok) settings.alertEmails = emails.settings.alertEmails ?? null;
+  else errors.emails = `${capitalise(emails.errors.join("; "))}.`;
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, settings };
+}

@@ -1,0 +1,112 @@
+/** Settings → Alerts: show, save, remove the webhook, send a test message. */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { Deps } from "../../../deps.js";
+import { updateAccount } from "../../accounts/update-account.js";
+import { splitAlertEmails } from "../../alerts/alert-settings.js";
+import { maskWebhookUrl } from "../../alerts/webhook-url.js";
+import type { Notice } from "../html/components.js";
+import { formField } from "../http/form-body.js";
+import { seeOther, sendPage } from "../http/respond.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
+import {
+  type AlertSettingsField,
+  type AlertSettingsFormValues,
+  readAlertSettingsForm,
+} from "./alert-settings-form.js";
+import { alertSettingsView } from "./alert-settings-view.js";
+import { type SendChat, sendTestMessage } from "./test-message.js";
+
+const PATH = "/settings/alerts";
+
+const NOTICES: Record<string, Notice> = {
+  saved: { kind: "success", text: "Alert settings saved." },
+  "webhook-removed": { kind: "success", text: "The chat webhook is removed: chat alerts are off." },
+  "no-webhook": { kind: "error", text: "Save a webhook URL first, then send a test message." },
+};
+
+async function loadSettings(deps: Deps, accountId: string) {
+  return deps.db.kysely
+    .selectFrom("accounts")
+    .select(["vip_threshold", "slack_webhook_url", "alert_emails"])
+    .where("id", "=", accountId)
+    .executeTakeFirstOrThrow();
+}
+
+async function render(
+  deps: Deps,
+  reply: FastifyReply,
+  session: DashboardSession,
+  opts: {
+    notice?: Notice | null;
+    values?: AlertSettingsFormValues;
+    errors?: Partial<Record<AlertSettingsField, string>>;
+  },
+  status = 200,
+) {
+  const saved = await loadSettings(deps, session.accountId);
+  const values = opts.values ?? {
+    threshold: String(saved.vip_threshold),
+    webhook: "",
+    emails: splitAlertEmails(saved.alert_emails).join("\n"),
+  };
+  return sendPage(
+    reply,
+    alertSettingsView({
+      session: { ...session, vipThreshold: saved.vip_threshold },
+      values,
+      errors: opts.errors ?? {},
+      maskedWebhook:
+        saved.slack_webhook_url === null ? null : maskWebhookUrl(saved.slack_webhook_url),
+      emailEnabled: deps.config.alerts.smtpUrl !== null,
+      notice: opts.notice ?? null,
+    }),
+    status,
+  );
+}
+
+export function registerAlertSettingsRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  sendChat: SendChat,
+): void {
+  const policy = { allowPrivate: deps.config.alerts.allowPrivateWebhooks };
+
+  app.get<{ Querystring: { notice?: string } }>(PATH, pageOptions, async (request, reply) =>
+    render(deps, reply, sessionOf(request), {
+      notice: NOTICES[request.query.notice ?? ""] ?? null,
+    }),
+  );
+
+  app.post(PATH, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    const values = {
+      threshold: formField(request.body, "threshold"),
+      webhook: formField(request.body, "webhook"),
+      emails: formField(request.body, "emails"),
+    };
+    const form = readAlertSettingsForm(values, policy);
+    if (!form.ok) return render(deps, reply, session, { values, errors: form.errors }, 400);
+    await updateAccount(deps.db.kysely, session.accountId, form.settings);
+    return seeOther(reply, `${PATH}?notice=saved`);
+  });
+
+  app.post(`${PATH}/webhook/remove`, actionOptions(deps), async (request, reply) => {
+    await updateAccount(deps.db.kysely, sessionOf(request).accountId, { slackWebhookUrl: null });
+    return seeOther(reply, `${PATH}?notice=webhook-removed`);
+  });
+
+  // Answers with the page itself (no redirect): the outcome, good or bad, is shown right away.
+  app.post(`${PATH}/test`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    const saved = await loadSettings(deps, session.accountId);
+    if (saved.slack_webhook_url === null) return seeOther(reply, `${PATH}?notice=no-webhook`);
+    const notice = await sendTestMessage(sendChat, {
+      webhookUrl: saved.slack_webhook_url,
+      storeName: session.accountName,
+      publicBaseUrl: deps.config.publicBaseUrl,
+      maskedUrl: maskWebhookUrl(saved.slack_webhook_url),
+    });
+    return render(deps, reply, session, { notice });
+  });
+}

@@ -1,0 +1,69 @@
+/** Settings → Alerts: the VIP threshold and where alerts go. */
+import { MAX_ALERT_EMAILS } from "../../alerts/alert-settings.js";
+import { type Notice, notice, pageHead } from "../html/components.js";
+import { field } from "../html/fields.js";
+import { html, type SafeHtml } from "../html/html.js";
+import { csrfField, page, settingsTabs } from "../html/layout.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+import type { AlertSettingsField, AlertSettingsFormValues } from "./alert-settings-form.js";
+
+export interface AlertSettingsProps {
+  session: DashboardSession;
+  /** What the form shows: the saved values, or what was typed when it was refused. */
+  values: AlertSettingsFormValues;
+  errors: Partial<Record<AlertSettingsField, string>>;
+  maskedWebhook: string | null;
+  emailEnabled: boolean;
+  notice: Notice | null;
+}
+
+export function alertSettingsView(p: AlertSettingsProps): SafeHtml {
+  const e = p.errors;
+  const saved = p.maskedWebhook;
+  return page({
+    title: "Alert settings",
+    session: p.session,
+    section: "settings",
+    body: html`<div class="breadcrumb">Settings</div>
+${pageHead("Alerts", "When enrichment finds a VIP, Velvet tells your team in chat and by e-mail.")}
+${settingsTabs("alerts")}
+${notice(p.notice)}
+${Object.keys(e).length > 0 ? notice({ kind: "error", text: "Nothing was saved: please correct the fields marked below." }) : ""}
+<form id="webhook-test" method="post" action="/settings/alerts/test">${csrfField(p.session)}</form>
+<form id="webhook-remove" method="post" action="/settings/alerts/webhook/remove" data-confirm="Remove the chat webhook? Chat alerts stop until you add one again.">${csrfField(p.session)}</form>
+<form method="post" action="/settings/alerts" novalidate>
+${csrfField(p.session)}
+<section class="panel" aria-labelledby="threshold-title">
+  <h2 id="threshold-title">VIP threshold</h2>
+  ${field({ name: "threshold", label: "Alert when the score is above", type: "number", min: 0, max: 100, value: p.values.threshold, error: e.threshold, required: true, help: "From 0 to 100. A customer is a VIP when their score is above this number. A change applies to customers enriched from now on." })}
+</section>
+<section class="panel" aria-labelledby="chat-title">
+  <h2 id="chat-title">Team chat</h2>
+  ${
+    saved
+      ? html`<p>Alerts are posted to <code>${saved}</code>.</p>
+  <div class="actions"><button type="submit" form="webhook-test" class="secondary">Send a test message</button><button type="submit" form="webhook-remove" class="danger">Remove webhook</button></div>`
+      : html`<p class="muted">No chat webhook yet: chat alerts are off.</p>`
+  }
+  ${field({
+    name: "webhook",
+    label: saved ? "Replace the webhook URL" : "Incoming webhook URL",
+    type: "url",
+    value: p.values.webhook,
+    error: e.webhook,
+    autocomplete: "off",
+    placeholder: "https://hooks.slack.com/services/…",
+    help: saved
+      ? "Leave blank to keep the current webhook. The URL is a secret: it is shown masked once saved."
+      : "A Slack incoming webhook (Mattermost and Rocket.Chat accept the same). The URL is a secret: it is shown masked once saved.",
+  })}
+</section>
+<section class="panel" aria-labelledby="email-title">
+  <h2 id="email-title">E-mail</h2>
+  ${p.emailEnabled ? "" : html`<p class="notice info">E-mail sending is not set up on this server (<code>SMTP_URL</code>), so e-mail alerts cannot be delivered yet. Ask your Velvet administrator.</p>`}
+  ${field({ name: "emails", label: "Send alerts to", textarea: true, value: p.values.emails, error: e.emails, autocomplete: "off", help: `E-mail addresses, one per line or separated by commas (up to ${MAX_ALERT_EMAILS}). Leave empty for no e-mail alerts.` })}
+</section>
+<div class="actions"><button type="submit">Save alert settings</button></div>
+</form>`,
+  });
+}

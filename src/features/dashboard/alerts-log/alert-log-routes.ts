@@ -1,0 +1,38 @@
+/** GET /alerts: the alert log. */
+import type { FastifyInstance } from "fastify";
+import type { AlertStatus } from "../../../db/schema.js";
+import type { Deps } from "../../../deps.js";
+import { sendPage } from "../http/respond.js";
+import { pageOptions, sessionOf } from "../session/guards.js";
+import { alertLogView } from "./alert-log-view.js";
+import { listAlertLog } from "./list-alert-log.js";
+
+const STATUSES: ReadonlySet<string> = new Set(["pending", "delivered", "failed"]);
+
+export function registerAlertLogRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get<{ Querystring: { status?: string; page?: string } }>(
+    "/alerts",
+    pageOptions,
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const status = STATUSES.has(request.query.status ?? "")
+        ? (request.query.status as AlertStatus)
+        : null;
+      const n = Number.parseInt(request.query.page ?? "", 10);
+      const pageNo = Number.isFinite(n) && n >= 1 ? Math.min(n, 10_000) : 1;
+      const [{ rows, total }, account] = await Promise.all([
+        listAlertLog(deps.db.kysely, session.accountId, { status, page: pageNo }),
+        deps.db.kysely
+          .selectFrom("accounts")
+          .select(["slack_webhook_url", "alert_emails"])
+          .where("id", "=", session.accountId)
+          .executeTakeFirst(),
+      ]);
+      const channelsConfigured = Boolean(account?.slack_webhook_url || account?.alert_emails);
+      return sendPage(
+        reply,
+        alertLogView({ session, rows, total, status, page: pageNo, channelsConfigured }),
+      );
+    },
+  );
+}

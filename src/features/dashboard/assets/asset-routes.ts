@@ -1,0 +1,35 @@
+/**
+ * The stylesheet and the script, served from memory under a content hash in the file name, so
+ * browsers may cache them for a year: a changed file has a new name.
+ */
+import { createHash } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { CLIENT_SCRIPT } from "./client-script.js";
+import { STYLES } from "./styles.js";
+
+interface Asset {
+  path: string;
+  body: Buffer;
+  type: string;
+}
+
+function asset(name: string, ext: string, text: string, type: string): Asset {
+  const body = Buffer.from(text.trim(), "utf8");
+  const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+  return { path: `/assets/${name}.${hash}.${ext}`, body, type };
+}
+
+export const STYLESHEET = asset("velvet", "css", STYLES, "text/css; charset=utf-8");
+export const SCRIPT = asset("velvet", "js", CLIENT_SCRIPT, "text/javascript; charset=utf-8");
+
+export function registerAssetRoutes(app: FastifyInstance): void {
+  for (const a of [STYLESHEET, SCRIPT]) {
+    app.get(a.path, async (_request, reply) =>
+      reply
+        .header("content-type", a.type)
+        .header("cache-control", "public, max-age=31536000, immutable")
+        .header("x-content-type-options", "nosniff")
+        .send(a.body),
+    );
+  }
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
+import { ENGINES } from "../../../../test/support/databases.js";
+import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`Settings → Billing on ${engine.name}`, () => {
+    let t = Date.UTC(2025, 5, 15, 12);
+    const clock = { now: () => t };
+    let app: TestApp;
+    let browser: HttpBrowser;
+
+    beforeAll(async () => {
+      app = await startTestApp(engine, { clock, env: { ENRICHMENT_PRICE_USD: "0.05" } });
+      const signed = await signUpBrowser(app.url);
+      browser = signed.browser;
+      const other = await app.createAccount();
+      const at = async (ms: number, key: string, email: string) => {
+        t = ms;
+        expect((await app.submit(key, { email, firstName: "F", lastName: "L" })).status).toBe(200);
+      };
+      await at(Date.UTC(2024, 5, 20), signed.apiKey, "old@example.com"); // 12 months before June 2025: outside
+      await at(Date.UTC(2025, 4, 3, 9), signed.apiKey, "may1@example.com");
+      await at(Date.UTC(2025, 4, 3, 18), signed.apiKey, "may2@example.com");
+      await at(Date.UTC(2025, 5, 1, 0, 0, 1), signed.apiKey, "jun1@example.com");
+      await at(Date.UTC(2025, 5, 14, 23), signed.apiKey, "jun2@example.com");
+      await at(Date.UTC(2025, 5, 15, 8), signed.apiKey, "jun3@example.com");
+      await at(Date.UTC(2025, 5, 15, 9), signed.apiKey, "jun1@example.com"); // repeat: no charge
+      await at(Date.UTC(2025, 5, 10), other.apiKey, "other@example.com"); // another account
+      // A price change mid-month: the charge keeps the price it was made at.
+      await app.deps.db.kysely
+        .updateTable("usage_charges")
+        .set({ unit_price_usd: "0.03" })
+        .where("created_at", "=", Date.UTC(2025, 5, 14, 23))
+        .execute();
+      t = Date.UTC(2025, 5, 15, 12);
+    });
+    afterAll(() => app?.close());
+
+    it("shows this month's enrichments, unit price and exact amount", async () => {
+      const { html } = await browser.page("/settings/billing");
+      expect(html).toContain("Enrichments, June 2025");
+      expect(html).toMatch(/<div class="value">3<\/div>/);
+      expect(html).toContain("0.13 USD");
+      expect(html).toContain("0.03 USD / 0.05 USD");
+    });
+
+    it("lists the last 12 months, newest first, and leaves older months out", async () => {
+      const { html } = await browser.page("/settings/billing");
+      const months = [...html.matchAll(/\?month=(\d{4}-\d{2})">/g)].map((m) => m[1]);
+      expect(months).toHaveLength(12);
+      expect(months[0]).toBe("2025-06");
+      expect(months[11]).toBe("2024-07");
+      expect(html).toMatch(
+        /May 2025<\/a><\/td>\s*<td class="num">2<\/td>\s*<td class="num nowrap">0.05 USD<\/td>\s*<td class="num nowrap">0.10 USD<\/td>/,
+      );
+    });
+
+    it("charts enrichments per day of the chosen month", async () => {
+      const june = await browser.page("/settings/billing");
+      const bars = [...june.html.matchAll(/<title>(\d+ \w+): enrichments (\d+)<\/title>/g)].map(
+        (m) => `${m[1]}=${m[2]}`,
+      );
+      expect(bars).toHaveLength(15);
+      expect(bars[0]).toBe("1 Jun=1");
+      expect(bars[13]).toBe("14 Jun=1");
+      expect(bars[14]).toBe("15 Jun=1");
+      const may = await browser.page("/settings/billing?month=2025-05");
+      expect(may.html).toContain("Enrichments per day, May 2025");
+      expect([...may.html.matchAll(/<title>3 May: enrichments 2<\/title>/g)]).toHaveLength(1);
+      expect([...may.html.matchAll(/<title>\d+ May: enrichments \d+<\/title>/g)]).toHaveLength(31);
+      for (const month of ["2024-06", "2031-01", "garbage"]) {
+        expect((await browser.page(`/settings/billing?month=${month}`)).html).toContain(
+          "Enrichments, June 2025",
+        );
+      }
+    });
+
+    it("says so when nothing was charged", async () => {
+      const { browser: fresh } = await signUpBrowser(app.url);
+      const { html } = await fresh.page("/settings/billing");
+      expect(html).toContain("No enrichments yet this month");
+      expect(html).toContain("0.00 USD");
+    });
+  });
+}

@@ -1,0 +1,37 @@
+/** GET /settings/billing[?month=YYYY-MM]. */
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../../../deps.js";
+import { getUsage, isMonth, monthOf } from "../../billing/get-usage.js";
+import { sendPage } from "../http/respond.js";
+import { pageOptions, sessionOf } from "../session/guards.js";
+import { billingView } from "./billing-view.js";
+import { getBillingSummary, lastTwelveMonths } from "./get-billing-summary.js";
+
+export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get<{ Querystring: { month?: string } }>(
+    "/settings/billing",
+    pageOptions,
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const now = deps.clock.now();
+      const currentMonth = monthOf(now);
+      const asked = request.query.month ?? "";
+      // Any of the last 12 months can be looked at; anything else shows this month.
+      const month = isMonth(asked) && lastTwelveMonths(now).includes(asked) ? asked : currentMonth;
+      const [usage, summary] = await Promise.all([
+        getUsage(deps.db.kysely, session.accountId, month, deps.config.enrichmentPriceUsd),
+        getBillingSummary(deps.db.kysely, session.accountId, month, now),
+      ]);
+      return sendPage(
+        reply,
+        billingView({
+          session,
+          usage,
+          summary,
+          currentMonth,
+          currentPriceUsd: deps.config.enrichmentPriceUsd,
+        }),
+      );
+    },
+  );
+}

@@ -1,0 +1,66 @@
+/** Settings → Billing: what was charged, by month and by day. */
+import type { Usage } from "../../billing/get-usage.js";
+import { barChart } from "../html/bar-chart.js";
+import { pageHead } from "../html/components.js";
+import { formatCount, formatMoney, formatMonth } from "../html/format.js";
+import { html, type SafeHtml } from "../html/html.js";
+import { page, settingsTabs } from "../html/layout.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+import type { BillingSummary } from "./get-billing-summary.js";
+
+export interface BillingProps {
+  session: DashboardSession;
+  usage: Usage;
+  summary: BillingSummary;
+  currentMonth: string;
+  currentPriceUsd: string;
+}
+
+export function billingView(p: BillingProps): SafeHtml {
+  const { usage, summary } = p;
+  const isCurrent = usage.month === p.currentMonth;
+  const total12 = summary.months.reduce((s, m) => s + m.enrichments, 0);
+  return page({
+    title: "Billing",
+    session: p.session,
+    section: "settings",
+    body: html`<div class="breadcrumb">Settings</div>
+${pageHead("Billing", "Each new customer's enrichment is charged once; repeat orders are free.")}
+${settingsTabs("billing")}
+<div class="grid">
+  <div class="stat"><div class="label">Enrichments, ${formatMonth(usage.month)}</div><div class="value">${formatCount(usage.enrichments)}</div><div class="hint">${isCurrent ? "This month so far" : "Whole month"}</div></div>
+  <div class="stat"><div class="label">Unit price</div><div class="value">${formatMoney(usage.unitPriceUsd)}</div><div class="hint">Per enrichment${usage.unitPriceUsd !== p.currentPriceUsd ? html` · now ${formatMoney(p.currentPriceUsd)}` : ""}</div></div>
+  <div class="stat"><div class="label">Amount, ${formatMonth(usage.month)}</div><div class="value">${formatMoney(usage.amountUsd)}</div><div class="hint">Exact: each charge at its own price</div></div>
+</div>
+<section class="panel" aria-labelledby="daily-title">
+  <div class="panel-head"><h2 id="daily-title">Enrichments per day, ${formatMonth(usage.month)}</h2>${
+    isCurrent ? "" : html`<a href="/settings/billing">Back to this month</a>`
+  }</div>
+  ${
+    usage.enrichments === 0
+      ? html`<p class="muted">No enrichments ${isCurrent ? "yet this month" : "that month"}. Each new customer you send is enriched once and charged once.</p>`
+      : barChart({
+          points: summary.days,
+          label: `Enrichments per day in ${formatMonth(usage.month)}`,
+          noun: "enrichments",
+        })
+  }
+</section>
+<section class="panel" aria-labelledby="months-title">
+  <h2 id="months-title">Last 12 months</h2>
+  ${total12 === 0 ? html`<p class="muted">Nothing charged in the last 12 months.</p>` : ""}
+  <div class="table-wrap"><table>
+    <thead><tr><th scope="col">Month</th><th scope="col" class="num">Enrichments</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
+    <tbody>${summary.months.map(
+      (m) => html`<tr${m.month === usage.month ? html` aria-current="true"` : ""}>
+      <td><a href="/settings/billing?month=${m.month}">${formatMonth(m.month)}</a></td>
+      <td class="num">${formatCount(m.enrichments)}</td>
+      <td class="num nowrap">${m.unitPricesUsd.length === 0 ? html`<span class="muted">—</span>` : m.unitPricesUsd.map((u) => formatMoney(u)).join(" / ")}</td>
+      <td class="num nowrap">${formatMoney(m.amountUsd)}</td>
+    </tr>`,
+    )}</tbody>
+  </table></div>
+  <p class="muted small">Months are calendar months in UTC.</p>
+</section>`,
+  });
+}

@@ -1,0 +1,80 @@
+/** A customer's page: who they are, their enrichment and its explanation, orders and alerts. */
+import { channelCell, deliveryDetails } from "../alerts-log/delivery-view.js";
+import { vipBadge } from "../html/components.js";
+import { formatMoney, timeTag } from "../html/format.js";
+import { html, type SafeHtml } from "../html/html.js";
+import { page } from "../html/layout.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+import { enrichmentPanel, profilePanel, providersPanel, signalsPanel } from "./enrichment-view.js";
+import type { CustomerDetail } from "./get-customer-detail.js";
+
+function facts(d: CustomerDetail): SafeHtml {
+  const c = d.customer;
+  const place = [c.address_city, c.address_state, c.address_zipcode, c.address_country]
+    .filter(Boolean)
+    .join(", ");
+  return html`<section class="panel" aria-labelledby="customer-title">
+  <h2 id="customer-title">Customer</h2>
+  <dl class="facts">
+    <dt>E-mail</dt><dd><a href="mailto:${c.email}">${c.email}</a></dd>
+    ${c.phone ? html`<dt>Phone</dt><dd>${c.phone}</dd>` : ""}
+    ${place ? html`<dt>Address</dt><dd>${place}</dd>` : ""}
+    <dt>First seen</dt><dd>${timeTag(c.created_at)}</dd>
+    <dt>Orders</dt><dd>${d.orderCount}</dd>
+  </dl>
+</section>`;
+}
+
+function orders(d: CustomerDetail): SafeHtml {
+  return html`<section class="panel" aria-labelledby="orders-title">
+  <h2 id="orders-title">Orders</h2>
+  ${
+    d.orders.length === 0
+      ? html`<p class="muted">No orders yet: this customer was sent without order details.</p>`
+      : html`<div class="table-wrap"><table class="stack">
+    <thead><tr><th scope="col">Order</th><th scope="col" class="num">Total</th><th scope="col">Received</th></tr></thead>
+    <tbody>${d.orders.map(
+      (o) =>
+        html`<tr><td class="primary-cell">${o.order_number ?? o.external_order_id ?? html`<span class="muted">No number</span>`}${
+          o.order_number && o.external_order_id
+            ? html` <span class="muted small">id ${o.external_order_id}</span>`
+            : ""
+        }</td><td data-label="Total" class="num nowrap">${formatMoney(o.total, o.currency)}</td><td data-label="Received" class="nowrap">${timeTag(o.created_at)}</td></tr>`,
+    )}</tbody>
+  </table></div>${d.orderCount > d.orders.length ? html`<p class="muted small">Showing the latest ${d.orders.length} of ${d.orderCount} orders.</p>` : ""}`
+  }
+</section>`;
+}
+
+function alerts(d: CustomerDetail): SafeHtml {
+  return html`<section class="panel" aria-labelledby="alerts-title">
+  <h2 id="alerts-title">Alerts</h2>
+  ${
+    d.alerts.length === 0
+      ? html`<p class="muted">${d.enrichment?.vip === 1 ? "No alert was sent: no alert channel was set up when this VIP was found." : "No alerts: alerts are sent for VIPs only."}</p>`
+      : html`<div class="table-wrap"><table class="stack">
+    <thead><tr><th scope="col">Channel</th><th scope="col">Sent</th><th scope="col">Delivery</th></tr></thead>
+    <tbody>${d.alerts.map(
+      (a) =>
+        html`<tr><td class="primary-cell">${channelCell(a)}</td><td data-label="Sent" class="nowrap">${timeTag(a.created_at)}</td><td data-label="Delivery" class="block">${deliveryDetails(a)}</td></tr>`,
+    )}</tbody>
+  </table></div>`
+  }
+</section>`;
+}
+
+export function customerDetailView(session: DashboardSession, d: CustomerDetail): SafeHtml {
+  const c = d.customer;
+  const name = `${c.first_name} ${c.last_name}`.trim() || c.email;
+  return page({
+    title: name,
+    session,
+    section: "customers",
+    body: html`<div class="breadcrumb"><a href="/customers">Customers</a> ›</div>
+<div class="page-head"><div><h1>${name} ${vipBadge(d.enrichment?.vip === 1)}</h1><p class="muted">${c.email}</p></div></div>
+<div class="two-col">
+  <div>${enrichmentPanel(d, session.vipThreshold)}${signalsPanel(d)}${orders(d)}${alerts(d)}</div>
+  <div>${facts(d)}${profilePanel(d)}${providersPanel(d)}</div>
+</div>`,
+  });
+}

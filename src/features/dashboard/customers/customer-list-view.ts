@@ -1,0 +1,82 @@
+/** Customers: the searchable, filterable list. */
+import { enrichmentBadge, pageHead, pager, vipBadge, withQuery } from "../html/components.js";
+import { formatCount, timeTag } from "../html/format.js";
+import { html, type SafeHtml } from "../html/html.js";
+import { page } from "../html/layout.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+import { type CustomerListQuery, customerListParams } from "./customer-list-query.js";
+import { CUSTOMERS_PAGE_SIZE, type CustomerListRow } from "./list-customers.js";
+
+export interface CustomerListProps {
+  session: DashboardSession;
+  query: CustomerListQuery;
+  rows: CustomerListRow[];
+  total: number;
+}
+
+function filters(q: CustomerListQuery): SafeHtml {
+  const option = (value: string, label: string, current: string) =>
+    html`<option value="${value}"${value === current ? html` selected` : ""}>${label}</option>`;
+  return html`<form class="filters" method="get" action="/customers" role="search">
+  <div class="field"><label for="f-q">Search</label>
+    <input type="search" id="f-q" name="q" value="${q.q}" placeholder="Name or e-mail"></div>
+  <div class="field half"><label for="f-status">Enrichment</label>
+    <select id="f-status" name="status">${option("", "Any status", q.status ?? "")}${option("enriched", "Enriched", q.status ?? "")}${option("pending", "Pending", q.status ?? "")}${option("failed", "Failed", q.status ?? "")}</select></div>
+  <div class="field half"><label for="f-sort">Sort</label>
+    <select id="f-sort" name="sort">${option("recent", "Newest first", q.sort)}${option("score", "Highest score", q.sort)}</select></div>
+  <div class="field"><label class="checkbox"><input type="checkbox" name="vip" value="1"${q.vip ? html` checked` : ""}> VIPs only</label></div>
+  <div class="field"><button type="submit">Apply</button></div>
+</form>`;
+}
+
+function row(c: CustomerListRow): SafeHtml {
+  const name = `${c.firstName} ${c.lastName}`.trim() || c.email;
+  return html`<tr>
+  <td class="primary-cell"><a href="/customers/${c.id}">${name}</a> ${vipBadge(c.vip)}<div class="muted small wrap-anywhere">${c.email}</div></td>
+  <td data-label="Enrichment">${enrichmentBadge(c.status)}</td>
+  <td data-label="Score" class="num">${c.score === null ? html`<span class="muted">—</span>` : c.score}</td>
+  <td data-label="Orders" class="num">${c.orders}</td>
+  <td data-label="First seen" class="nowrap">${timeTag(c.createdAt, false)}</td>
+</tr>`;
+}
+
+function empty(q: CustomerListQuery): SafeHtml {
+  const filtered = q.q !== "" || q.vip || q.status !== null;
+  if (filtered) {
+    return html`<div class="empty"><h2>No customers match</h2>
+<p class="muted">Try another name or e-mail, or widen the filters.</p>
+<div class="actions"><a class="button secondary" href="/customers">Clear filters</a></div></div>`;
+  }
+  return html`<div class="empty"><h2>No customers yet</h2>
+<p class="muted">Customers appear here as soon as your store sends its first order to Velvet.</p>
+<div class="actions"><a class="button" href="/settings/integrations">Get your API key and an example request</a></div></div>`;
+}
+
+export function customerListView(p: CustomerListProps): SafeHtml {
+  const q = p.query;
+  return page({
+    title: "Customers",
+    session: p.session,
+    section: "customers",
+    body: html`${pageHead("Customers", `${formatCount(p.total)} ${p.total === 1 ? "customer" : "customers"}${q.q || q.vip || q.status ? " match" : " in your store"}. A VIP scores above your threshold of ${p.session.vipThreshold}.`)}
+<section class="panel">
+${filters(q)}
+${
+  p.rows.length === 0
+    ? empty(q)
+    : html`<div class="table-wrap"><table class="stack">
+  <caption class="visually-hidden">Customers</caption>
+  <thead><tr><th scope="col">Customer</th><th scope="col">Enrichment</th><th scope="col" class="num">Score</th><th scope="col" class="num">Orders</th><th scope="col">First seen</th></tr></thead>
+  <tbody>${p.rows.map(row)}</tbody>
+</table></div>`
+}
+${pager({
+  page: q.page,
+  pageSize: CUSTOMERS_PAGE_SIZE,
+  total: p.total,
+  noun: "customers",
+  href: (n) => withQuery("/customers", customerListParams(q, n)),
+})}
+</section>`,
+  });
+}

@@ -1,0 +1,36 @@
+/** GET /customers and GET /customers/:customerId. */
+import type { FastifyInstance } from "fastify";
+import type { Deps } from "../../../deps.js";
+import { sendNotFoundPage } from "../html/error-pages.js";
+import { sendPage } from "../http/respond.js";
+import { pageOptions, sessionOf } from "../session/guards.js";
+import { customerDetailView } from "./customer-detail-view.js";
+import { parseCustomerListQuery } from "./customer-list-query.js";
+import { customerListView } from "./customer-list-view.js";
+import { getCustomerDetail } from "./get-customer-detail.js";
+import { listCustomers } from "./list-customers.js";
+
+export function registerCustomerRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get("/customers", pageOptions, async (request, reply) => {
+    const session = sessionOf(request);
+    const query = parseCustomerListQuery(request.query as Record<string, unknown>);
+    const { rows, total } = await listCustomers(deps.db.kysely, session.accountId, query);
+    return sendPage(reply, customerListView({ session, query, rows, total }));
+  });
+
+  app.get<{ Params: { customerId: string } }>(
+    "/customers/:customerId",
+    pageOptions,
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const detail = await getCustomerDetail(
+        deps.db.kysely,
+        session.accountId,
+        request.params.customerId,
+      );
+      // Another account's customer and a malformed id look exactly like an unknown one.
+      if (!detail) return sendNotFoundPage(reply, session);
+      return sendPage(reply, customerDetailView(session, detail));
+    },
+  );
+}

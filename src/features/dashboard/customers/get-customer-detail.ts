@@ -1,0 +1,100 @@
+/**
+ * One customer as their page shows them: the record, the enrichment and its explanation, the
+ * orders, each provider's outcome, and the alerts sent with every delivery attempt. Null when
+ * the customer is not this account's (the page then answers 404, as for an unknown id).
+ */
+import type { Kysely, Selectable } from "kysely";
+import type {
+  AlertAttemptsTable,
+  AlertsTable,
+  Customer,
+  Database,
+  EnrichmentsTable,
+  Order,
+  ProviderResultsTable,
+} from "../../../db/schema.js";
+import { isUuid } from "../../../lib/ids.js";
+
+export const ORDERS_SHOWN = 100;
+
+export interface CustomerDetail {
+  customer: Customer;
+  enrichment: Selectable<EnrichmentsTable> | null;
+  orders: Order[];
+  orderCount: number;
+  providers: Array<
+    Omit<Selectable<ProviderResultsTable>, "raw" | "profile" | "id" | "customer_id">
+  >;
+  alerts: Array<Selectable<AlertsTable> & { attemptLog: Selectable<AlertAttemptsTable>[] }>;
+}
+
+export async function getCustomerDetail(
+  db: Kysely<Database>,
+  accountId: string,
+  customerId: string,
+): Promise<CustomerDetail | null> {
+  if (!isUuid(customerId)) return null;
+  const customer = await db
+    .selectFrom("customers")
+    .innerJoin("stores", "stores.id", "customers.store_id")
+    .selectAll("customers")
+    .where("customers.id", "=", customerId.toLowerCase())
+    .where("stores.account_id", "=", accountId)
+    .executeTakeFirst();
+  if (!customer) return null;
+
+  const [enrichment, orders, orderCount, providers, alerts] = await Promise.all([
+    db
+      .selectFrom("enrichments")
+      .selectAll()
+      .where("customer_id", "=", customer.id)
+      .executeTakeFirst(),
+    db
+      .selectFrom("orders")
+      .selectAll()
+      .where("customer_id", "=", customer.id)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(ORDERS_SHOWN)
+      .execute(),
+    db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("customer_id", "=", customer.id)
+      .executeTakeFirst(),
+    db
+      .selectFrom("provider_results")
+      .select(["provider", "outcome", "http_status", "error", "fetched_at"])
+      .where("customer_id", "=", customer.id)
+      .orderBy("provider")
+      .execute(),
+    db
+      .selectFrom("alerts")
+      .selectAll()
+      .where("customer_id", "=", customer.id)
+      .where("account_id", "=", accountId)
+      .orderBy("created_at")
+      .execute(),
+  ]);
+  const attempts =
+    alerts.length === 0
+      ? []
+      : await db
+          .selectFrom("alert_attempts")
+          .selectAll()
+          .where(
+            "alert_id",
+            "in",
+            alerts.map((a) => a.id),
+          )
+          .orderBy("attempted_at")
+          .execute();
+  return {
+    customer,
+    enrichment: enrichment ?? null,
+    orders,
+    orderCount: Number(orderCount?.n ?? 0),
+    providers,
+    alerts: alerts.map((a) => ({ ...a, attemptLog: attempts.filter((t) => t.alert_id === a.id) })),
+  };
+}

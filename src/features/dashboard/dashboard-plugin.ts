@@ -1,0 +1,76 @@
+/**
+ * The merchant dashboard: server-rendered pages at `/`, registered as one encapsulated Fastify
+ * context so that its form-body parser, session hook and HTML error pages never touch the
+ * public API (which keeps answering JSON, and 415 to anything but JSON).
+ */
+import type { FastifyError, FastifyInstance } from "fastify";
+import type { Deps } from "../../deps.js";
+import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
+import type { SendChat } from "./alert-settings/test-message.js";
+import { registerAlertLogRoutes } from "./alerts-log/alert-log-routes.js";
+import { registerApiAccessRoutes } from "./api-access/api-access-routes.js";
+import { registerAssetRoutes } from "./assets/asset-routes.js";
+import { registerAuthRoutes } from "./auth/auth-routes.js";
+import { registerBillingRoutes } from "./billing/billing-routes.js";
+import { registerCustomerRoutes } from "./customers/customer-routes.js";
+import { sendErrorPage } from "./html/error-pages.js";
+import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
+import { registerOverviewRoutes } from "./overview/overview-routes.js";
+import { sessionHook } from "./session/guards.js";
+
+export interface DashboardOptions {
+  /**
+   * Posts Settings → Alerts' test message. Default: the process's alert sender
+   * (`deps.alerts.sendChat`: SSRF-guarded, and paced together with real alerts).
+   */
+  sendChat?: SendChat;
+}
+
+export function registerDashboard(
+  app: FastifyInstance,
+  deps: Deps,
+  options: DashboardOptions = {},
+): void {
+  app.register(async (dashboard) => {
+    const sendChat = options.sendChat ?? deps.alerts.sendChat;
+    acceptFormBodies(dashboard);
+    dashboard.setErrorHandler((error: FastifyError, request, reply) => {
+      const session = request.dashboardSession;
+      if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+        return sendErrorPage(
+          reply,
+          415,
+          "Forms here are sent as application/x-www-form-urlencoded.",
+          session,
+        );
+      }
+      if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+        return sendErrorPage(
+          reply,
+          413,
+          `A form may hold at most ${FORM_BODY_LIMIT_BYTES / 1024} KiB.`,
+          session,
+        );
+      }
+      request.log.error({ err: error }, "dashboard error");
+      return sendErrorPage(
+        reply,
+        500,
+        "The page could not be shown. Please try again in a moment.",
+        session,
+      );
+    });
+    registerAssetRoutes(dashboard);
+
+    await dashboard.register(async (pages) => {
+      pages.addHook("onRequest", sessionHook(deps));
+      registerAuthRoutes(pages, deps);
+      registerOverviewRoutes(pages, deps);
+      registerCustomerRoutes(pages, deps);
+      registerAlertLogRoutes(pages, deps);
+      registerApiAccessRoutes(pages, deps);
+      registerAlertSettingsRoutes(pages, deps, sendChat);
+      registerBillingRoutes(pages, deps);
+    });
+  });
+}

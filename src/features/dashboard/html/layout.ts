@@ -1,0 +1,93 @@
+/** The page shells: the signed-in layout with its navigation, and the sign-in card. */
+import { SCRIPT, STYLESHEET } from "../assets/asset-routes.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+import { html, type SafeHtml } from "./html.js";
+
+export type Section = "overview" | "customers" | "alerts" | "settings";
+export type SettingsTab = "integrations" | "alerts" | "billing";
+
+const NAV: Array<{ section: Section; href: string; label: string }> = [
+  { section: "overview", href: "/", label: "Overview" },
+  { section: "customers", href: "/customers", label: "Customers" },
+  { section: "alerts", href: "/alerts", label: "Alerts" },
+  { section: "settings", href: "/settings/integrations", label: "Settings" },
+];
+
+const SETTINGS_TABS: Array<{ tab: SettingsTab; href: string; label: string }> = [
+  { tab: "integrations", href: "/settings/integrations", label: "Integrations" },
+  { tab: "alerts", href: "/settings/alerts", label: "Alerts" },
+  { tab: "billing", href: "/settings/billing", label: "Billing" },
+];
+
+export function csrfField(session: DashboardSession): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${session.csrfToken}">`;
+}
+
+function head(title: string): SafeHtml {
+  return html`<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Velvet</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${STYLESHEET.path}">
+<script src="${SCRIPT.path}" defer></script>`;
+}
+
+export interface PageProps {
+  title: string;
+  session: DashboardSession;
+  section: Section;
+  body: SafeHtml;
+}
+
+export function page({ title, session, section, body }: PageProps): SafeHtml {
+  return html`<!doctype html>
+<html lang="en">
+<head>${head(title)}</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="topbar">
+  <div class="topbar-inner">
+    <a class="brand" href="/">Vel<span>vet</span></a>
+    <nav class="mainnav" aria-label="Main">
+      ${NAV.map(
+        (n) =>
+          html`<a href="${n.href}"${n.section === section ? html` aria-current="page"` : ""}>${n.label}</a>`,
+      )}
+    </nav>
+    <div class="account">
+      <span class="who">${session.accountName} · ${session.userEmail}</span>
+      <form method="post" action="/logout">${csrfField(session)}<button type="submit">Log out</button></form>
+    </div>
+  </div>
+</header>
+<main id="main" tabindex="-1">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export function settingsTabs(active: SettingsTab): SafeHtml {
+  return html`<nav class="subnav" aria-label="Settings">
+  ${SETTINGS_TABS.map(
+    (t) =>
+      html`<a href="${t.href}"${t.tab === active ? html` aria-current="page"` : ""}>${t.label}</a>`,
+  )}
+</nav>`;
+}
+
+/** A page without the signed-in chrome: sign-in, sign-up and error pages for visitors. */
+export function bareCard(title: string, body: SafeHtml): SafeHtml {
+  return html`<!doctype html>
+<html lang="en">
+<head>${head(title)}</head>
+<body>
+<main class="auth" id="main">
+  <div class="auth-card">
+    <a class="brand" href="/">Vel<span>vet</span></a>
+    ${body}
+  </div>
+</main>
+</body>
+</html>`;
+}

@@ -1,0 +1,68 @@
+/**
+ * Resolves a session cookie to the signed-in user, account and store, or null when the
+ * session is unknown, expired (a week idle) or past its absolute lifetime (30 days). A live
+ * session's expiry slides forward, written at most once an hour.
+ */
+import type { Deps } from "../../../deps.js";
+import type { DashboardSession } from "./dashboard-session.js";
+import {
+  hashSessionId,
+  isWellFormedSecret,
+  SESSION_ABSOLUTE_MS,
+  SESSION_EXTEND_EVERY_MS,
+  SESSION_IDLE_MS,
+} from "./session-token.js";
+
+export async function loadSession(
+  deps: Pick<Deps, "db" | "clock">,
+  rawId: string | undefined,
+): Promise<DashboardSession | null> {
+  if (rawId === undefined || !isWellFormedSecret(rawId)) return null;
+  const now = deps.clock.now();
+  const idHash = hashSessionId(rawId);
+  const row = await deps.db.kysely
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .innerJoin("accounts", "accounts.id", "sessions.account_id")
+    .innerJoin("stores", "stores.account_id", "accounts.id")
+    .select([
+      "sessions.user_id",
+      "sessions.account_id",
+      "sessions.csrf_token",
+      "sessions.created_at",
+      "sessions.expires_at",
+      "users.email",
+      "accounts.name",
+      "accounts.vip_threshold",
+      "stores.id as store_id",
+    ])
+    .where("sessions.id_hash", "=", idHash)
+    .orderBy("stores.created_at")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const absoluteEnd = row.created_at + SESSION_ABSOLUTE_MS;
+  if (row.expires_at <= now || absoluteEnd <= now) return null;
+
+  let expiresAt = row.expires_at;
+  if (now + SESSION_IDLE_MS - expiresAt >= SESSION_EXTEND_EVERY_MS) {
+    expiresAt = Math.min(now + SESSION_IDLE_MS, absoluteEnd);
+    await deps.db.kysely
+      .updateTable("sessions")
+      .set({ expires_at: expiresAt })
+      .where("id_hash", "=", idHash)
+      .execute();
+  }
+  return {
+    rawId,
+    idHash,
+    userId: row.user_id,
+    userEmail: row.email,
+    accountId: row.account_id,
+    accountName: row.name,
+    storeId: row.store_id,
+    vipThreshold: row.vip_threshold,
+    csrfToken: row.csrf_token,
+    expiresAt,
+  };
+}

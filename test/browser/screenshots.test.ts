@@ -1,0 +1,89 @@
+/**
+ * Screenshots of every main page at desktop and phone widths, of a store with a month of
+ * data, saved under screenshots/ (git-ignored) for people to look at. Each page is also checked
+ * for what must be on it, and for horizontal overflow on the phone.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqliteEngine } from "../support/databases.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import {
+  type ChromiumSession,
+  chromiumAvailable,
+  launchChromium,
+  PHONE,
+  screenshotBothWidths,
+  visible,
+} from "./chromium.js";
+import { TEST_PASSWORD, uniqueEmail } from "./http-browser.js";
+import { seedStore } from "./seed-store.js";
+
+describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
+  let app: TestApp;
+  let chrome: ChromiumSession;
+  let vipId: string;
+
+  beforeAll(async () => {
+    app = await startTestApp(sqliteEngine, {
+      env: { PUBLIC_BASE_URL: "https://velvet.example.com" },
+    });
+    chrome = await launchChromium();
+    const { page } = chrome;
+    await page.goto(`${app.url}/signup`);
+    await page.getByLabel("Store name").fill("Northwind Outfitters");
+    await page.getByLabel("E-mail").fill(uniqueEmail("shots"));
+    await page.getByLabel("Password").fill(TEST_PASSWORD);
+    await screenshotBothWidths(page, "01-signup");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(/\/settings\/integrations/);
+    await screenshotBothWidths(page, "02-api-access-new-key");
+    const account = await app.deps.db.kysely
+      .selectFrom("stores")
+      .select(["id", "account_id"])
+      .executeTakeFirstOrThrow();
+    const seeded = await seedStore(app.deps.db.kysely, {
+      accountId: account.account_id,
+      storeId: account.id,
+      customers: 400,
+      days: 60,
+      now: app.deps.clock.now(),
+    });
+    vipId = seeded.vipIds[0] as string;
+  });
+
+  afterAll(async () => {
+    await chrome?.close();
+    await app?.close();
+  });
+
+  const pages: Array<[string, string, string]> = [
+    ["03-overview", "/", "Latest VIPs"],
+    ["04-customers", "/customers", "Customers"],
+    ["05-customers-vip-by-score", "/customers?vip=1&sort=score", "VIPs only"],
+    ["07-alerts", "/alerts", "Delivery"],
+    ["08-settings-api-access", "/settings/integrations", "API keys"],
+    ["09-settings-alerts", "/settings/alerts", "VIP threshold"],
+    ["10-settings-billing", "/settings/billing", "Last 12 months"],
+    ["11-not-found", "/no-such-page", "Page not found"],
+  ];
+
+  for (const [name, path, text] of pages) {
+    it(`renders ${path}`, async () => {
+      const { page } = chrome;
+      await page.goto(`${app.url}${path}`);
+      expect(await visible(page.getByText(text).first())).toBe(true);
+      await screenshotBothWidths(page, name);
+      await page.setViewportSize(PHONE);
+      const overflow = Number(
+        await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),
+      );
+      expect(overflow, `${path} scrolls sideways on a phone`).toBeLessThanOrEqual(0);
+    });
+  }
+
+  it("renders a VIP's page", async () => {
+    const { page } = chrome;
+    await page.goto(`${app.url}/customers/${vipId}`);
+    expect(await visible(page.getByRole("heading", { name: "Why this score" }))).toBe(true);
+    await screenshotBothWidths(page, "06-customer-vip");
+  });
+});
