@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteEngine } from "../support/databases.js";
+import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
 import {
   type ChromiumSession,
@@ -19,12 +20,15 @@ import { seedStore } from "./seed-store.js";
 
 describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
   let app: TestApp;
+  let smtp: TestSmtpServer;
   let chrome: ChromiumSession;
   let vipId: string;
 
   beforeAll(async () => {
+    // A server that can send e-mail, so Settings → Alerts shows the store as it is set up.
+    smtp = await startSmtpServer();
     app = await startTestApp(sqliteEngine, {
-      env: { PUBLIC_BASE_URL: "https://velvet.example.com" },
+      env: { PUBLIC_BASE_URL: "https://velvet.example.com", SMTP_URL: smtp.url },
     });
     chrome = await launchChromium();
     const { page } = chrome;
@@ -48,11 +52,20 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
       now: app.deps.clock.now(),
     });
     vipId = seeded.vipIds[0] as string;
+    // The channels the seeded alerts went to, set in the form as a merchant would.
+    await page.goto(`${app.url}/settings/alerts`);
+    await page
+      .getByLabel("Incoming webhook URL")
+      .fill("https://hooks.slack.com/services/T024BE7LD/B01N4ABCDEF/p9XnQw2ZrT8vLm5sHc1Jk3Yq");
+    await page.getByLabel("Send alerts to").fill("team@northwind.io");
+    await page.getByRole("button", { name: "Save alert settings" }).click();
+    await page.getByText("Alert settings saved.").waitFor();
   });
 
   afterAll(async () => {
     await chrome?.close();
     await app?.close();
+    await smtp?.close();
   });
 
   const pages: Array<[string, string, string]> = [
@@ -61,7 +74,7 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     ["05-customers-vip-by-score", "/customers?vip=1&sort=score", "VIPs only"],
     ["07-alerts", "/alerts", "Delivery"],
     ["08-settings-api-access", "/settings/integrations", "API keys"],
-    ["09-settings-alerts", "/settings/alerts", "VIP threshold"],
+    ["09-settings-alerts", "/settings/alerts", "hooks.slack.com/…k3Yq"],
     ["10-settings-billing", "/settings/billing", "Last 12 months"],
     ["11-not-found", "/no-such-page", "Page not found"],
   ];

@@ -1,9 +1,11 @@
 /**
  * Fills a store with realistic dashboard data straight into the tables: customers spread over
  * the last `days` days, their orders and usage charges, enrichments (mostly enriched, some
- * pending or failed) with explained signals and profiles, and for VIPs one alert per channel
- * with its delivery attempts. Used by the screenshot test and the dashboard benchmark, where
- * going through the API and the worker would measure them instead of the pages.
+ * pending or failed) with explained signals, profiles and the providers' answers, and for VIPs
+ * one alert per channel with its delivery attempts. This is seeding, not the product at work:
+ * the screenshot test and the dashboard benchmark need 400 to 10,000 customers in seconds, and
+ * going through the API and the worker would measure them instead of the pages. Rows are shaped
+ * by result-rows.ts.
  */
 import type { Insertable, Kysely } from "kysely";
 import type {
@@ -13,9 +15,12 @@ import type {
   Database,
   EnrichmentsTable,
   OrdersTable,
+  ProviderResultsTable,
   UsageChargesTable,
 } from "../../src/db/schema.js";
+import type { ScoreSignal } from "../../src/features/enrichment/score/score-signal.js";
 import { newId } from "../../src/lib/ids.js";
+import { alertRows, enrichedRow, providerResultRows } from "./result-rows.js";
 
 const FIRST = [
   "Ava",
@@ -87,11 +92,11 @@ function rng(seed: number) {
   };
 }
 
-function signalsFor(vip: boolean, total: string, domain: string, zip: string) {
+function signalsFor(vip: boolean, total: string, domain: string, zip: string): ScoreSignal[] {
   const corporate = !["gmail.com", "outlook.com", "icloud.com"].includes(domain);
-  const signals = [
+  const signals: ScoreSignal[] = [
     vip
-      ? { source: "pdl", signal: "seniority", value: "founder", points: 35 }
+      ? { source: "profile", signal: "seniority", value: "founder", points: 35 }
       : { source: "profile", signal: "provider_match", value: "no provider matched", points: 0 },
     {
       source: "offline",
@@ -99,7 +104,12 @@ function signalsFor(vip: boolean, total: string, domain: string, zip: string) {
       value: `${total} USD`,
       points: Number(total) >= 500 ? 18 : 0,
     },
-    { source: "offline", signal: "email_domain", value: domain, points: corporate ? 5 : 0 },
+    {
+      source: "offline",
+      signal: "email_domain",
+      value: `${domain} (${corporate ? "corporate" : "free mail"})`,
+      points: corporate ? 5 : 0,
+    },
     {
       source: "offline",
       signal: "area_median_income_usd",
@@ -108,12 +118,8 @@ function signalsFor(vip: boolean, total: string, domain: string, zip: string) {
     },
   ];
   if (vip)
-    signals.push({ source: "fullcontact", signal: "net_worth_usd", value: 5_000_000, points: 25 });
-  const score = Math.min(
-    100,
-    signals.reduce((s, x) => s + x.points, 0),
-  );
-  return { signals, score };
+    signals.push({ source: "profile", signal: "net_worth_usd", value: 5_000_000, points: 25 });
+  return signals;
 }
 
 async function insertChunks<T extends keyof Database>(
@@ -141,6 +147,7 @@ export async function seedStore(
   const orders: Insertable<OrdersTable>[] = [];
   const charges: Insertable<UsageChargesTable>[] = [];
   const enrichments: Insertable<EnrichmentsTable>[] = [];
+  const providerResults: Insertable<ProviderResultsTable>[] = [];
   const alerts: Insertable<AlertsTable>[] = [];
   const attempts: Insertable<AlertAttemptsTable>[] = [];
   const customerIds: string[] = [];
@@ -217,97 +224,82 @@ export async function seedStore(
       continue;
     }
     const wantVip = random() < 0.12;
-    const { signals, score } = signalsFor(wantVip, firstTotal, domain, zip);
-    const vip = score > threshold;
     const enrichedAt = createdAt + 3_000;
-    enrichments.push({
-      customer_id: id,
-      score,
-      vip: vip ? 1 : 0,
+    const { row, score, vip } = enrichedRow(id, {
+      signals: signalsFor(wantVip, firstTotal, domain, zip),
       threshold,
-      signals: JSON.stringify(signals),
-      profile: JSON.stringify(
-        wantVip
-          ? {
-              title: "Founder & CEO",
-              seniority: "founder",
-              company: "Northwind",
-              companyEmployees: 500,
-              netWorthUsd: 5_000_000,
-              location: `${city}, ${state}`,
-              social: [
-                {
-                  network: "linkedin",
-                  handle: `${first}${last}`.toLowerCase(),
-                  url: null,
-                  followers: 12_400,
-                },
-              ],
-            }
-          : {},
-      ),
-      attempts: 1,
-      last_error: null,
-      started_at: createdAt,
-      enriched_at: enrichedAt,
-      updated_at: enrichedAt,
+      at: enrichedAt,
+      startedAt: createdAt,
+      profile: wantVip
+        ? {
+            title: "Founder & CEO",
+            seniority: "founder",
+            company: "Northwind",
+            companyEmployees: 500,
+            netWorthUsd: 5_000_000,
+            location: `${city}, ${state}`,
+            social: [
+              {
+                network: "linkedin",
+                handle: `${first}${last}`.toLowerCase(),
+                url: null,
+                followers: 12_400,
+              },
+            ],
+          }
+        : {},
     });
+    enrichments.push(row);
+    providerResults.push(...providerResultRows(id, wantVip ? "matched" : "not_found", createdAt));
     if (!vip) continue;
     vipIds.push(id);
     for (const channel of ["chat", "email"] as const) {
-      const alertId = newId(enrichedAt);
       const failed = channel === "chat" && random() < 0.1;
-      alerts.push({
-        id: alertId,
-        account_id: o.accountId,
-        customer_id: id,
+      const rows = alertRows({
+        accountId: o.accountId,
+        customerId: id,
         channel,
         status: failed ? "failed" : "delivered",
         target: channel === "chat" ? "https://hooks.slack.com/…k3Yq" : "team@northwind.io",
         score,
         threshold,
-        message_id: `<${alertId}@velvet>`,
-        attempts: failed ? 1 : 2,
-        last_error: failed ? "404 channel_not_found" : null,
-        created_at: enrichedAt,
-        delivered_at: failed ? null : enrichedAt + 2_500,
+        at: enrichedAt,
+        attempts: failed
+          ? [
+              {
+                outcome: "failed",
+                statusCode: 404,
+                error: "404 channel_not_found",
+                afterMs: 200,
+                durationMs: 140,
+              },
+            ]
+          : [
+              {
+                outcome: "retry",
+                statusCode: 503,
+                error: "503 Service Unavailable",
+                afterMs: 200,
+                durationMs: 210,
+              },
+              {
+                outcome: "delivered",
+                statusCode: channel === "chat" ? 200 : 250,
+                error: null,
+                afterMs: 2_500,
+                durationMs: 95,
+              },
+            ],
       });
-      if (failed) {
-        attempts.push({
-          id: newId(enrichedAt),
-          alert_id: alertId,
-          attempted_at: enrichedAt + 200,
-          outcome: "failed",
-          status_code: 404,
-          error: "404 channel_not_found",
-          duration_ms: 140,
-        });
-      } else {
-        attempts.push({
-          id: newId(enrichedAt),
-          alert_id: alertId,
-          attempted_at: enrichedAt + 200,
-          outcome: "retry",
-          status_code: 503,
-          error: "503 Service Unavailable",
-          duration_ms: 210,
-        });
-        attempts.push({
-          id: newId(enrichedAt),
-          alert_id: alertId,
-          attempted_at: enrichedAt + 2_500,
-          outcome: "delivered",
-          status_code: channel === "chat" ? 200 : 250,
-          error: null,
-          duration_ms: 95,
-        });
-      }
+      alerts.push(rows.alert);
+      attempts.push(...rows.attempts);
     }
   }
   await insertChunks(db, "customers", customers);
   await insertChunks(db, "orders", orders);
   await insertChunks(db, "usage_charges", charges);
   await insertChunks(db, "enrichments", enrichments);
+  await insertChunks(db, "provider_results", providerResults);
   await insertChunks(db, "alerts", alerts);
   await insertChunks(db, "alert_attempts", attempts);
   return { customerIds, vipIds };

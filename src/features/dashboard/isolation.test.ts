@@ -4,7 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpBrowser, signUpBrowser } from "../../../test/browser/http-browser.js";
-import { simulateAlert, simulateEnrichment, VIP_SIGNALS } from "../../../test/browser/simulate.js";
+import {
+  FIXTURE_VIP_SIGNALS,
+  insertAlertRows,
+  insertEnrichedRow,
+} from "../../../test/browser/result-rows.js";
 import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-server.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
@@ -50,10 +54,10 @@ for (const engine of ENGINES) {
         .where("customers.id", "=", customerId)
         .executeTakeFirstOrThrow();
       a = { ...signedA, customerId, keyId: key.id, accountId: key.account_id };
-      const { score } = await simulateEnrichment(app.deps.db.kysely, customerId, {
-        signals: VIP_SIGNALS,
+      const { score } = await insertEnrichedRow(app.deps.db.kysely, customerId, {
+        signals: FIXTURE_VIP_SIGNALS,
       });
-      await simulateAlert(app.deps.db.kysely, {
+      await insertAlertRows(app.deps.db.kysely, {
         accountId: a.accountId,
         customerId,
         channel: "email",

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
 import {
-  simulateAlert,
-  simulateEnrichment,
-  VIP_SIGNALS,
-} from "../../../../test/browser/simulate.js";
+  FIXTURE_VIP_SIGNALS,
+  insertAlertRows,
+  insertEnrichedRow,
+} from "../../../../test/browser/result-rows.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
@@ -30,9 +30,9 @@ for (const engine of ENGINES) {
         .select("stores.account_id as accountId")
         .where("customers.id", "=", customerId)
         .executeTakeFirstOrThrow();
-      const { score } = await simulateEnrichment(db, customerId, { signals: VIP_SIGNALS });
+      const { score } = await insertEnrichedRow(db, customerId, { signals: FIXTURE_VIP_SIGNALS });
       const base = Date.now();
-      await simulateAlert(db, {
+      await insertAlertRows(db, {
         accountId,
         customerId,
         channel: "chat",
@@ -42,7 +42,7 @@ for (const engine of ENGINES) {
         at: base,
         attempts: [{ outcome: "failed", statusCode: 404, error: "404 channel_not_found" }],
       });
-      await simulateAlert(db, {
+      await insertAlertRows(db, {
         accountId,
         customerId,
         channel: "email",

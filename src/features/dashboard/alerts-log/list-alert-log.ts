@@ -5,6 +5,7 @@
 import type { Kysely } from "kysely";
 import type { AlertStatus, Database } from "../../../db/schema.js";
 import type { AlertWithAttempts } from "./delivery-view.js";
+import { withAttempts } from "./with-attempts.js";
 
 export const ALERTS_PAGE_SIZE = 50;
 
@@ -30,26 +31,10 @@ export async function listAlertLog(
     .limit(ALERTS_PAGE_SIZE)
     .offset((filter.page - 1) * ALERTS_PAGE_SIZE)
     .execute();
-  const attempts =
-    alerts.length === 0
-      ? []
-      : await db
-          .selectFrom("alert_attempts")
-          .selectAll()
-          .where(
-            "alert_id",
-            "in",
-            alerts.map((a) => a.id),
-          )
-          .orderBy("attempted_at")
-          .execute();
-  return {
-    total: Number(count?.n ?? 0),
-    rows: alerts.map(({ first_name, last_name, email, ...a }) => ({
-      ...a,
-      customerName: `${first_name} ${last_name}`.trim() || email,
-      customerEmail: email,
-      attemptLog: attempts.filter((t) => t.alert_id === a.id),
-    })),
-  };
+  const rows = alerts.map(({ first_name, last_name, email, ...a }) => ({
+    ...a,
+    customerName: `${first_name} ${last_name}`.trim() || email,
+    customerEmail: email,
+  }));
+  return { total: Number(count?.n ?? 0), rows: await withAttempts(db, rows) };
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
 import {
-  simulateAlert,
-  simulateEnrichment,
-  VIP_SIGNALS,
-} from "../../../../test/browser/simulate.js";
+  FIXTURE_VIP_SIGNALS,
+  insertAlertRows,
+  insertEnrichedRow,
+} from "../../../../test/browser/result-rows.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
@@ -51,8 +51,8 @@ for (const engine of ENGINES) {
       ids.failed = await submit("fay@example.com", "Fay", "Fail");
       ids.pending = await submit("pat@example.com", "Pat", "Pending");
       ids.evil = await submit("evil@example.com", "<script>alert(1)</script>", "100%_off");
-      const vip = await simulateEnrichment(db, ids.vip, {
-        signals: VIP_SIGNALS,
+      const vip = await insertEnrichedRow(db, ids.vip, {
+        signals: FIXTURE_VIP_SIGNALS,
         profile: {
           title: "CEO",
           company: "Corp",
@@ -60,10 +60,10 @@ for (const engine of ENGINES) {
           social: [{ network: "linkedin", handle: "vvoss", url: null, followers: 5400 }],
         },
       });
-      await simulateEnrichment(db, ids.plain, {
+      await insertEnrichedRow(db, ids.plain, {
         signals: [{ source: "offline", signal: "order_value", value: "40.00 USD", points: 0 }],
       });
-      await simulateEnrichment(db, ids.evil, {
+      await insertEnrichedRow(db, ids.evil, {
         signals: [
           {
             source: "offline",
@@ -87,7 +87,7 @@ for (const engine of ENGINES) {
           updated_at: Date.now(),
         })
         .execute();
-      await simulateAlert(db, {
+      await insertAlertRows(db, {
         accountId: (
           await db
             .selectFrom("customers")
@@ -207,7 +207,7 @@ for (const engine of ENGINES) {
         "Seniority",
         "c_level",
         "+35",
-        "Net worth (USD)",
+        "Net worth",
         "5,000,000 USD",
         "+25",
         "Order value",

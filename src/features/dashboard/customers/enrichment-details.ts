@@ -1,31 +1,9 @@
 /**
- * Reading the enrichment's JSON columns for display. They are written by the enrichment
+ * Reading the enrichment's profile (a JSON column) for display. It is written by the enrichment
  * feature; anything that does not have the expected shape is shown as absent, never thrown.
+ * (Its signals are read by the enrichment feature's `readStoredSignals`.)
  */
 import { z } from "zod";
-
-const SignalSchema = z.object({
-  source: z.string(),
-  signal: z.string(),
-  value: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
-  points: z.number(),
-});
-
-export type Signal = z.infer<typeof SignalSchema>;
-
-export function parseSignals(json: string | null | undefined): Signal[] {
-  if (!json) return [];
-  try {
-    const parsed = z.array(z.unknown()).safeParse(JSON.parse(json));
-    if (!parsed.success) return [];
-    return parsed.data.flatMap((s) => {
-      const one = SignalSchema.safeParse(s);
-      return one.success ? [one.data] : [];
-    });
-  } catch {
-    return [];
-  }
-}
 
 const SocialSchema = z.object({
   network: z.string(),

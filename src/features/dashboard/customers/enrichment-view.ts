@@ -1,10 +1,13 @@
 /** The customer page's enrichment panels: status, score against the threshold, and why. */
 import type { Selectable } from "kysely";
 import type { EnrichmentStatus, EnrichmentsTable } from "../../../db/schema.js";
+import { readStoredSignals } from "../../enrichment/score/read-stored-signals.js";
+import type { ScoreSignal } from "../../enrichment/score/score-signal.js";
+import { seniorityLabel, signalLabel } from "../../enrichment/score/signal-labels.js";
 import { enrichmentBadge, vipBadge } from "../html/components.js";
 import { formatCount, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
-import { type ProfileView, parseProfile, parseSignals, type Signal } from "./enrichment-details.js";
+import { type ProfileView, parseProfile } from "./enrichment-details.js";
 import type { CustomerDetail } from "./get-customer-detail.js";
 
 /** The score on a 0–100 track with the threshold marked; numbers only, so safe to draw. */
@@ -52,18 +55,8 @@ export function enrichmentPanel(d: CustomerDetail, accountThreshold: number): Sa
 </section>`;
 }
 
-/** "order_vs_store_percentile" → "Order vs store percentile". */
-export function signalLabel(name: string): string {
-  const words = name
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .replace(/[_-]+/g, " ")
-    .trim()
-    .toLowerCase();
-  return (words.charAt(0).toUpperCase() + words.slice(1)).replace(/\busd\b/, "(USD)");
-}
-
-function formatValue(signal: string, v: Signal["value"]): string {
-  if (v === null || v === undefined) return "—";
+function formatValue(signal: string, v: ScoreSignal["value"]): string {
+  if (v === null) return "—";
   if (typeof v === "number")
     return signal.endsWith("_usd") ? `${formatCount(v)} USD` : formatCount(v);
   if (typeof v === "boolean") return v ? "yes" : "no";
@@ -71,7 +64,7 @@ function formatValue(signal: string, v: Signal["value"]): string {
 }
 
 export function signalsPanel(d: CustomerDetail): SafeHtml {
-  const signals = parseSignals(d.enrichment?.signals).sort((a, b) => b.points - a.points);
+  const signals = readStoredSignals(d.enrichment?.signals).sort((a, b) => b.points - a.points);
   const total = signals.reduce((s, x) => s + x.points, 0);
   return html`<section class="panel" aria-labelledby="signals-title">
   <h2 id="signals-title">Why this score</h2>
@@ -100,7 +93,7 @@ export function profilePanel(d: CustomerDetail): SafeHtml {
   const p: ProfileView = parseProfile(d.enrichment?.profile);
   const facts: Array<[string, string | undefined]> = [
     ["Title", p.title],
-    ["Seniority", p.seniority?.replace(/_/g, " ")],
+    ["Seniority", p.seniority ? seniorityLabel(p.seniority) : undefined],
     ["Company", p.company ?? p.companyDomain],
     [
       "Company size",
@@ -148,7 +141,7 @@ export function providersPanel(d: CustomerDetail): SafeHtml {
       const [label, cls] = OUTCOMES[p.outcome] ?? [p.outcome, ""];
       return html`<tr><td class="primary-cell">${p.provider}</td>
       <td data-label="Outcome"><span class="badge ${cls}">${label}</span>${p.http_status ? html` <span class="muted small">HTTP ${p.http_status}</span>` : ""}${p.error ? html`<div class="small muted wrap-anywhere">${p.error}</div>` : ""}</td>
-      <td data-label="Checked" class="nowrap">${timeTag(p.fetched_at)}</td></tr>`;
+      <td data-label="Checked">${timeTag(p.fetched_at)}</td></tr>`;
     })}</tbody>
   </table></div>
 </section>`;

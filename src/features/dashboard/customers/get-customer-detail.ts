@@ -5,8 +5,6 @@
  */
 import type { Kysely, Selectable } from "kysely";
 import type {
-  AlertAttemptsTable,
-  AlertsTable,
   Customer,
   Database,
   EnrichmentsTable,
@@ -14,6 +12,8 @@ import type {
   ProviderResultsTable,
 } from "../../../db/schema.js";
 import { isUuid } from "../../../lib/ids.js";
+import type { AlertWithAttempts } from "../alerts-log/delivery-view.js";
+import { withAttempts } from "../alerts-log/with-attempts.js";
 
 export const ORDERS_SHOWN = 100;
 
@@ -25,7 +25,7 @@ export interface CustomerDetail {
   providers: Array<
     Omit<Selectable<ProviderResultsTable>, "raw" | "profile" | "id" | "customer_id">
   >;
-  alerts: Array<Selectable<AlertsTable> & { attemptLog: Selectable<AlertAttemptsTable>[] }>;
+  alerts: AlertWithAttempts[];
 }
 
 export async function getCustomerDetail(
@@ -76,25 +76,12 @@ export async function getCustomerDetail(
       .orderBy("created_at")
       .execute(),
   ]);
-  const attempts =
-    alerts.length === 0
-      ? []
-      : await db
-          .selectFrom("alert_attempts")
-          .selectAll()
-          .where(
-            "alert_id",
-            "in",
-            alerts.map((a) => a.id),
-          )
-          .orderBy("attempted_at")
-          .execute();
   return {
     customer,
     enrichment: enrichment ?? null,
     orders,
     orderCount: Number(orderCount?.n ?? 0),
     providers,
-    alerts: alerts.map((a) => ({ ...a, attemptLog: attempts.filter((t) => t.alert_id === a.id) })),
+    alerts: await withAttempts(db, alerts),
   };
 }

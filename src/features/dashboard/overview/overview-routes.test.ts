@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
-import { simulateEnrichment, VIP_SIGNALS } from "../../../../test/browser/simulate.js";
+import { FIXTURE_VIP_SIGNALS, insertEnrichedRow } from "../../../../test/browser/result-rows.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
@@ -35,9 +35,9 @@ for (const engine of ENGINES) {
         const { customerId } = (await res.json()) as { customerId: string };
         if (vip !== null) {
           const signals = vip
-            ? VIP_SIGNALS
+            ? FIXTURE_VIP_SIGNALS
             : [{ source: "offline", signal: "order_value", value: "10.00 USD", points: 0 }];
-          await simulateEnrichment(app.deps.db.kysely, customerId, { signals, at: t + 5000 });
+          await insertEnrichedRow(app.deps.db.kysely, customerId, { signals, at: t + 5000 });
         }
       };
       await add(0, "today-vip@example.com", true, "1");

@@ -119,7 +119,7 @@ describe("computeScore: skipped signals say why", () => {
 
   it("reads the seniority from the title when the provider gave none", () => {
     expect(line(score({ title: "Co-Founder & CEO" }), "seniority")).toMatchObject({
-      value: 'founder (from title "Co-Founder & CEO")',
+      value: 'Founder (from title "Co-Founder & CEO")',
       points: 35,
     });
     expect(() => line(score({ title: "Barista" }), "seniority")).toThrow(/no seniority/);

@@ -2,6 +2,7 @@
 import type { ProfileFragment } from "../providers/provider.js";
 import type { ScoreSignal } from "./score-signal.js";
 import { readSeniority } from "./seniority.js";
+import { SENIORITY_LABELS } from "./signal-labels.js";
 import {
   type Band,
   bandPoints,
@@ -38,8 +39,8 @@ export function profileSignals(
       source: "profile",
       signal: "seniority",
       value: seniority.fromTitle
-        ? `${seniority.seniority} (from title "${profile.title}")`
-        : seniority.seniority,
+        ? `${SENIORITY_LABELS[seniority.seniority]} (from title "${profile.title}")`
+        : SENIORITY_LABELS[seniority.seniority],
       points: SENIORITY_POINTS[seniority.seniority],
     });
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { OfflineSignals } from "../offline-signals.js";
 import type { ProfileFragment, Seniority } from "../providers/provider.js";
 import { computeScore, type ScoreResult } from "./compute-score.js";
+import { SENIORITY_LABELS } from "./signal-labels.js";
 
 /**
  * Every band of weights.ts, at and just below each boundary, through computeScore. The literal
@@ -43,7 +44,7 @@ describe("the weights: every band, through computeScore", () => {
     expect(line(score({ seniority: level }), "seniority")).toEqual({
       source: "profile",
       signal: "seniority",
-      value: level,
+      value: SENIORITY_LABELS[level],
       points,
     });
   });
