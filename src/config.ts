@@ -153,8 +153,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: e.CIRCUIT_BREAKER_FAILURES,
       breakerCooldownMs: e.CIRCUIT_BREAKER_COOLDOWN_MS,
       pdl: provider(e.PDL_API_KEY, e.PDL_BASE_URL, e.PDL_RATE_LIMIT_PER_MIN),
-      enrichlayer: provider(e.ENRICHLAYER_API_KEY, e.ENRICHLAYER_BASE_URL, e.ENRICHLAYER_RATE_LIMIT_PER_MIN),
-      fullcontact: provider(e.FULLCONTACT_API_KEY, e.FULLCONTACT_BASE_URL, e.FULLCONTACT_RATE_LIMIT_PER_MIN),
+      enrichlayer: provider(
+        e.ENRICHLAYER_API_KEY,
+        e.ENRICHLAYER_BASE_URL,
+        e.ENRICHLAYER_RATE_LIMIT_PER_MIN,
+      ),
+      fullcontact: provider(
+        e.FULLCONTACT_API_KEY,
+        e.FULLCONTACT_BASE_URL,
+        e.FULLCONTACT_RATE_LIMIT_PER_MIN,
+      ),
       gravatar: {
         ...provider(e.GRAVATAR_API_KEY, e.GRAVATAR_BASE_URL, e.GRAVATAR_RATE_LIMIT_PER_MIN),
         enabled: e.GRAVATAR_ENABLED || (e.GRAVATAR_API_KEY ?? "").trim() !== "",
@@ -168,7 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function provider(apiKey: string | undefined, baseUrl: string, ratePerMinute: number): ProviderSettings {
+function provider(
+  apiKey: string | undefined,
+  baseUrl: string,
+  ratePerMinute: number,
+): ProviderSettings {
   const key = apiKey?.trim() ?? "";
   return { apiKey: key === "" ? null : key, baseUrl: baseUrl.replace(/\/+$/, ""), ratePerMinute };
 }

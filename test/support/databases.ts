@@ -45,7 +45,9 @@ const pgAvailable = await postgresReachable();
 if (!pgAvailable) {
   const message = `PostgreSQL is not reachable at ${PG_BASE}: the PostgreSQL leg of the tests cannot run.`;
   if (process.env.CI === "true") throw new Error(`${message} Under CI=true this is a failure.`);
-  process.stderr.write(`\n${"!".repeat(80)}\n!! WARNING: ${message}\n!! Skipping it. Set TEST_DATABASE_URL or start PostgreSQL.\n${"!".repeat(80)}\n\n`);
+  process.stderr.write(
+    `\n${"!".repeat(80)}\n!! WARNING: ${message}\n!! Skipping it. Set TEST_DATABASE_URL or start PostgreSQL.\n${"!".repeat(80)}\n\n`,
+  );
 }
 
 function withDatabase(url: string, name: string): string {

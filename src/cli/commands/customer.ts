@@ -15,7 +15,8 @@ export function registerCustomer(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { account: string; email: string; json?: boolean }) => {
       const report = await withDeps(async (deps) => {
-        if (!(await getAccount(deps.db.kysely, opts.account))) throw new CliError(`No account ${opts.account}`);
+        if (!(await getAccount(deps.db.kysely, opts.account)))
+          throw new CliError(`No account ${opts.account}`);
         return getCustomerReport(deps.db.kysely, opts.account, { email: opts.email });
       });
       if (!report) throw new CliError(`No customer ${opts.email} in account ${opts.account}`);
@@ -25,11 +26,17 @@ export function registerCustomer(program: Command): void {
           `${report.firstName} ${report.lastName} <${report.email}>  (${report.customerId})`,
           `Enrichment: ${e.status}${e.score === null ? "" : `, score ${e.score}${e.threshold === null ? "" : ` vs threshold ${e.threshold}`}${e.vip ? " — VIP" : ""}`}`,
           ...(e.lastError ? [`Last error: ${e.lastError}`] : []),
-          ...(e.signals as Array<{ source: string; signal: string; value: unknown; points: number }>).map(
-            (s) => `  ${s.points >= 0 ? "+" : ""}${s.points}  ${s.source}: ${s.signal} (${JSON.stringify(s.value)})`,
+          ...(
+            e.signals as Array<{ source: string; signal: string; value: unknown; points: number }>
+          ).map(
+            (s) =>
+              `  ${s.points >= 0 ? "+" : ""}${s.points}  ${s.source}: ${s.signal} (${JSON.stringify(s.value)})`,
           ),
           `Orders: ${report.orders.length}`,
-          ...report.orders.map((o) => `  ${o.number ?? o.externalId ?? o.orderId}  ${o.total ?? "—"} ${o.currency}  ${o.createdAt}`),
+          ...report.orders.map(
+            (o) =>
+              `  ${o.number ?? o.externalId ?? o.orderId}  ${o.total ?? "—"} ${o.currency}  ${o.createdAt}`,
+          ),
         ];
         return lines.join("\n");
       });

@@ -38,5 +38,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("error", "text")
     .addColumn("duration_ms", "integer", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("alert_attempts_alert_idx").on("alert_attempts").column("alert_id").execute();
+  await db.schema
+    .createIndex("alert_attempts_alert_idx")
+    .on("alert_attempts")
+    .column("alert_id")
+    .execute();
 }

@@ -13,7 +13,12 @@ export interface CustomerReport {
   firstName: string;
   lastName: string;
   phone: string | null;
-  address: { city: string | null; state: string | null; zipcode: string | null; country: string | null };
+  address: {
+    city: string | null;
+    state: string | null;
+    zipcode: string | null;
+    country: string | null;
+  };
   createdAt: string;
   enrichment: {
     status: EnrichmentStatus;
@@ -81,7 +86,12 @@ export async function getCustomerReport(
     firstName: c.first_name,
     lastName: c.last_name,
     phone: c.phone,
-    address: { city: c.address_city, state: c.address_state, zipcode: c.address_zipcode, country: c.address_country },
+    address: {
+      city: c.address_city,
+      state: c.address_state,
+      zipcode: c.address_zipcode,
+      country: c.address_country,
+    },
     createdAt: iso(c.created_at),
     enrichment: {
       status: c.enrichment_status,
