@@ -6,17 +6,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  type Driver,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-} from "kysely";
+import { type Driver, Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.js";
 import type { Database } from "./schema.js";
+import { GroupCommitSqliteDriver } from "./sqlite-driver.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -34,29 +28,34 @@ export function openDatabase(target: DatabaseTarget): Db {
 
 function openSqlite(file: string): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("foreign_keys = ON");
+  const writer = new SQLite(file);
+  writer.pragma("journal_mode = WAL");
+  writer.pragma("synchronous = NORMAL");
+  writer.pragma("busy_timeout = 5000");
+  writer.pragma("foreign_keys = ON");
+  // A second connection serves reads outside transactions (see sqlite-driver.ts).
+  let reader: SQLite.Database | null = null;
+  if (file !== ":memory:") {
+    reader = new SQLite(file);
+    reader.pragma("busy_timeout = 5000");
+    reader.pragma("query_only = ON");
+  }
   const kysely = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: sqlite }),
+    dialect: new VelvetSqliteDialect(writer, reader),
   });
   return { kysely, dialect: "sqlite", close: () => kysely.destroy() };
 }
 
-/**
- * Write transactions on SQLite start with BEGIN IMMEDIATE: a deferred BEGIN that later upgrades
- * to a write lock fails with SQLITE_BUSY (no busy wait) when another process, such as a
- * separate `velvet worker`, wrote in between.
- */
-class ImmediateSqliteDialect extends SqliteDialect {
+class VelvetSqliteDialect extends SqliteDialect {
+  constructor(
+    readonly writer: SQLite.Database,
+    readonly reader: SQLite.Database | null,
+  ) {
+    super({ database: writer });
+  }
+
   override createDriver(): Driver {
-    const driver = super.createDriver();
-    driver.beginTransaction = async (connection: DatabaseConnection) => {
-      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
-    };
-    return driver;
+    return new GroupCommitSqliteDriver(this.writer, this.reader);
   }
 }
 

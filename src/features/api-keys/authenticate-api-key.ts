@@ -2,12 +2,23 @@
  * Resolves an API key to its store, on every request: no cache, so a revocation is refused on
  * the very next request on every node. A malformed key never reaches the database.
  */
+import { preparedQuery } from "../../db/prepared-query.js";
 import type { Deps } from "../../deps.js";
 import type { StoreRef } from "../orders/submit-order.js";
 import { hashApiKey, isWellFormedApiKey } from "./key-format.js";
 
 /** last_used_at is written at most once a minute per key, keeping writes off the hot path. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Prepared once per engine: this lookup runs on every request (see db/prepared-query.ts). */
+const findLiveKey = preparedQuery(["key_hash"], (db, v: { key_hash: string }) =>
+  db
+    .selectFrom("api_keys")
+    .innerJoin("stores", "stores.id", "api_keys.store_id")
+    .select(["api_keys.id", "api_keys.store_id", "api_keys.last_used_at", "stores.account_id"])
+    .where("api_keys.key_hash", "=", v.key_hash)
+    .where("api_keys.revoked_at", "is", null),
+);
 
 export interface AuthenticatedKey extends StoreRef {
   keyId: string;
@@ -18,13 +29,9 @@ export async function authenticateApiKey(
   key: string | null,
 ): Promise<AuthenticatedKey | null> {
   if (key === null || !isWellFormedApiKey(key)) return null;
-  const row = await deps.db.kysely
-    .selectFrom("api_keys")
-    .innerJoin("stores", "stores.id", "api_keys.store_id")
-    .select(["api_keys.id", "api_keys.store_id", "api_keys.last_used_at", "stores.account_id"])
-    .where("api_keys.key_hash", "=", hashApiKey(key))
-    .where("api_keys.revoked_at", "is", null)
-    .executeTakeFirst();
+  const row = await findLiveKey.executeTakeFirst(deps.db.kysely, deps.db.dialect, {
+    key_hash: hashApiKey(key),
+  });
   if (!row) return null;
 
   const now = deps.clock.now();

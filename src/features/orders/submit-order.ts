@@ -9,12 +9,21 @@
  * transaction back, which is what makes a 500 safe to retry.
  */
 import type { Transaction } from "kysely";
+import type { Dialect } from "../../db/connect.js";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { AppError } from "../../http/errors.js";
 import { newId } from "../../lib/ids.js";
 import { enqueueEnrichment } from "../enrichment/enqueue-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
+import {
+  findCustomer,
+  findOrder,
+  insertCharge,
+  insertCustomer,
+  insertOrder,
+  insertOrderOnce,
+} from "./order-queries.js";
 import type { OrderSubmission } from "./order-request.js";
 
 export type EnrichmentStatusAnswer = "queued" | "retry" | "existing";
@@ -35,13 +44,14 @@ export async function submitOrder(
   store: StoreRef,
   submission: OrderSubmission,
 ): Promise<SubmitOrderResult> {
+  const dialect = deps.db.dialect;
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
-    const customer = await getOrCreateCustomer(trx, store, submission, now);
+    const customer = await getOrCreateCustomer(trx, dialect, store, submission, now);
     let enrichmentStatus: EnrichmentStatusAnswer;
     if (customer.created) {
       await enqueueEnrichment(trx, customer.id, now, deps.config.enrichment.maxAttempts);
-      await chargeEnrichment(trx, store, customer.id, deps.config.enrichmentPriceUsd, now);
+      await chargeEnrichment(trx, dialect, store, customer.id, deps.config.enrichmentPriceUsd, now);
       enrichmentStatus = "queued";
     } else {
       enrichmentStatus = await answerForExisting(
@@ -54,7 +64,14 @@ export async function submitOrder(
     }
     const result: SubmitOrderResult = { customerId: customer.id, enrichmentStatus };
     if (submission.order !== null) {
-      result.orderId = await getOrCreateOrder(trx, store, customer.id, submission.order, now);
+      result.orderId = await getOrCreateOrder(
+        trx,
+        dialect,
+        store,
+        customer.id,
+        submission.order,
+        now,
+      );
     }
     return result;
   });
@@ -65,40 +82,34 @@ export async function submitOrder(
 
 async function getOrCreateCustomer(
   trx: Transaction<Database>,
+  dialect: Dialect,
   store: StoreRef,
   s: OrderSubmission,
   now: number,
 ): Promise<{ id: string; created: boolean; status: EnrichmentStatus }> {
   const emailNormalized = normalizeEmail(s.email);
-  const inserted = await trx
-    .insertInto("customers")
-    .values({
-      id: newId(now),
-      store_id: store.storeId,
-      email: s.email,
-      email_normalized: emailNormalized,
-      first_name: s.firstName,
-      last_name: s.lastName,
-      phone: s.phone,
-      address_city: s.address?.city ?? null,
-      address_state: s.address?.state ?? null,
-      address_zipcode: s.address?.zipcode ?? null,
-      address_country: s.address?.country ?? null,
-      enrichment_status: "pending",
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.columns(["store_id", "email_normalized"]).doNothing())
-    .returning("id")
-    .executeTakeFirst();
+  const inserted = await insertCustomer.executeTakeFirst(trx, dialect, {
+    id: newId(now),
+    store_id: store.storeId,
+    email: s.email,
+    email_normalized: emailNormalized,
+    first_name: s.firstName,
+    last_name: s.lastName,
+    phone: s.phone,
+    address_city: s.address?.city ?? null,
+    address_state: s.address?.state ?? null,
+    address_zipcode: s.address?.zipcode ?? null,
+    address_country: s.address?.country ?? null,
+    now,
+  });
   if (inserted) return { id: inserted.id, created: true, status: "pending" };
 
-  const existing = await trx
-    .selectFrom("customers")
-    .select(["id", "enrichment_status"])
-    .where("store_id", "=", store.storeId)
-    .where("email_normalized", "=", emailNormalized)
-    .executeTakeFirstOrThrow();
+  const existing = await findCustomer.executeTakeFirst(trx, dialect, {
+    store_id: store.storeId,
+    email_normalized: emailNormalized,
+  });
+  // Only a concurrent delete could get here; it fails the transaction as a 500, as before.
+  if (!existing) throw new Error("customer not found after its insert conflicted");
   return { id: existing.id, created: false, status: existing.enrichment_status };
 }
 
@@ -126,27 +137,25 @@ async function answerForExisting(
 
 async function chargeEnrichment(
   trx: Transaction<Database>,
+  dialect: Dialect,
   store: StoreRef,
   customerId: string,
   unitPriceUsd: string,
   now: number,
 ): Promise<void> {
-  await trx
-    .insertInto("usage_charges")
-    .values({
-      id: newId(now),
-      account_id: store.accountId,
-      store_id: store.storeId,
-      customer_id: customerId,
-      unit_price_usd: unitPriceUsd,
-      created_at: now,
-    })
-    .onConflict((oc) => oc.column("customer_id").doNothing())
-    .execute();
+  await insertCharge.execute(trx, dialect, {
+    id: newId(now),
+    account_id: store.accountId,
+    store_id: store.storeId,
+    customer_id: customerId,
+    unit_price_usd: unitPriceUsd,
+    created_at: now,
+  });
 }
 
 async function getOrCreateOrder(
   trx: Transaction<Database>,
+  dialect: Dialect,
   store: StoreRef,
   customerId: string,
   order: NonNullable<OrderSubmission["order"]>,
@@ -163,23 +172,18 @@ async function getOrCreateOrder(
     created_at: now,
   };
   if (order.id === null) {
-    await trx.insertInto("orders").values(values).execute();
+    await insertOrder.execute(trx, dialect, values);
     return values.id;
   }
-  const inserted = await trx
-    .insertInto("orders")
-    .values(values)
-    .onConflict((oc) => oc.columns(["store_id", "external_order_id"]).doNothing())
-    .returning("id")
-    .executeTakeFirst();
+  const inserted = await insertOrderOnce.executeTakeFirst(trx, dialect, values);
   if (inserted) return inserted.id;
 
-  const existing = await trx
-    .selectFrom("orders")
-    .select(["id", "customer_id"])
-    .where("store_id", "=", store.storeId)
-    .where("external_order_id", "=", order.id)
-    .executeTakeFirstOrThrow();
+  const existing = await findOrder.executeTakeFirst(trx, dialect, {
+    store_id: store.storeId,
+    external_order_id: order.id,
+  });
+  // Only a concurrent delete could get here; it fails the transaction as a 500, as before.
+  if (!existing) throw new Error("order not found after its insert conflicted");
   if (existing.customer_id !== customerId) {
     throw new AppError(
       "conflict",

@@ -1,0 +1,149 @@
+/**
+ * The SQLite driver's promises (SQLite only: it is the SQLite driver): group commit keeps each
+ * transaction all-or-nothing, a commit resolves only once the data is durable and visible to
+ * other connections, reads outside a transaction see committed state only, and a write outside
+ * a transaction commits on its own.
+ */
+import SQLite from "better-sqlite3";
+import { type Kysely, sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sqliteEngine, type TestDatabase } from "../../test/support/databases.js";
+import { type Db, openDatabase } from "./connect.js";
+
+interface TestSchema {
+  items: { id: number; label: string };
+}
+
+let database: TestDatabase;
+let db: Db;
+let k: Kysely<TestSchema>;
+let file: string;
+
+/** A separate connection, as another process would have: it sees committed data only. */
+function committedLabels(): string[] {
+  const other = new SQLite(file, { readonly: true });
+  try {
+    const rows = other.prepare("select label from items order by id").all() as { label: string }[];
+    return rows.map((r) => r.label);
+  } finally {
+    other.close();
+  }
+}
+
+function insert(trxOrDb: Kysely<TestSchema>, id: number, label = `item ${id}`) {
+  return trxOrDb.insertInto("items").values({ id, label }).execute();
+}
+
+beforeEach(async () => {
+  database = await sqliteEngine.create();
+  if (database.target.kind !== "sqlite") throw new Error("expected SQLite");
+  file = database.target.file;
+  db = openDatabase(database.target);
+  k = db.kysely as unknown as Kysely<TestSchema>;
+  await sql`create table items (id integer primary key, label text not null check (label <> 'bad'))`.execute(
+    k,
+  );
+});
+
+afterEach(async () => {
+  await db.close();
+  await database.drop();
+});
+
+describe("SQLite driver", () => {
+  it("commits many concurrent transactions, each visible elsewhere once its commit resolves", async () => {
+    const seenAtCommit: boolean[] = [];
+    await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        await k.transaction().execute(async (trx) => {
+          await insert(trx, i);
+          await insert(trx, 1000 + i);
+        });
+        const labels = committedLabels();
+        seenAtCommit.push(labels.includes(`item ${i}`) && labels.includes(`item ${1000 + i}`));
+      }),
+    );
+    expect(seenAtCommit).toHaveLength(60);
+    expect(seenAtCommit.every(Boolean)).toBe(true);
+    expect(committedLabels()).toHaveLength(120);
+  });
+
+  it("rolls back a failing transaction alone, while those committing beside it succeed", async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        k.transaction().execute(async (trx) => {
+          await insert(trx, i);
+          // The fifth transaction fails after its first write.
+          if (i === 4) await insert(trx, 100 + i, "bad");
+          else await insert(trx, 100 + i);
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(
+      Array.from({ length: 10 }, (_, i) => (i === 4 ? "rejected" : "fulfilled")),
+    );
+    const labels = committedLabels();
+    expect(labels).toHaveLength(18);
+    expect(labels).not.toContain("item 4");
+  });
+
+  it("reads outside a transaction see committed state, never a pending commit", async () => {
+    const pending = k.transaction().execute((trx) => insert(trx, 1));
+    // Runs before the pending commit: the reader must not see the uncommitted row.
+    const before = await k.selectFrom("items").select("label").execute();
+    await pending;
+    const after = await k.selectFrom("items").select("label").execute();
+    expect(before).toEqual([]);
+    expect(after).toEqual([{ label: "item 1" }]);
+  });
+
+  it("commits pending transactions before a write outside a transaction, which commits alone", async () => {
+    const pending = k.transaction().execute((trx) => insert(trx, 1));
+    await insert(k, 2);
+    expect(committedLabels()).toEqual(["item 1", "item 2"]);
+    await pending;
+    await expect(insert(k, 3, "bad")).rejects.toThrow(/CHECK constraint failed/);
+    expect(committedLabels()).toEqual(["item 1", "item 2"]);
+  });
+
+  it("lets a transaction wait on I/O while others queue behind it, then commits them all", async () => {
+    const slow = k.transaction().execute(async (trx) => {
+      await insert(trx, 1);
+      await new Promise((r) => setTimeout(r, 50));
+      await insert(trx, 2);
+    });
+    const quick = Array.from({ length: 5 }, (_, i) =>
+      k.transaction().execute((trx) => insert(trx, 10 + i)),
+    );
+    await Promise.all([slow, ...quick]);
+    expect(committedLabels()).toHaveLength(7);
+  });
+
+  it("fails every member of a group whose COMMIT fails, and writes none of them", async () => {
+    // A deferred constraint is checked at COMMIT, the one failure shared by a whole group.
+    await sql`create table parents (id integer primary key)`.execute(k);
+    await sql`create table children (id integer primary key, parent_id integer not null
+      references parents (id) deferrable initially deferred)`.execute(k);
+    const results = await Promise.allSettled([
+      k.transaction().execute((trx) => insert(trx, 1)),
+      k.transaction().execute(async (trx) => {
+        await sql`insert into children (id, parent_id) values (1, 42)`.execute(trx);
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(committedLabels()).toEqual([]);
+    // The driver recovers: the next transaction commits.
+    await k.transaction().execute((trx) => insert(trx, 2));
+    expect(committedLabels()).toEqual(["item 2"]);
+  });
+
+  it("runs nested savepoints of a controlled transaction", async () => {
+    const trx = await k.startTransaction().execute();
+    await insert(trx, 1);
+    const inner = await trx.savepoint("inner").execute();
+    await insert(inner, 2);
+    await inner.rollbackToSavepoint("inner").execute();
+    await trx.commit().execute();
+    expect(committedLabels()).toEqual(["item 1"]);
+  });
+});

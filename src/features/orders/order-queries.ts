@@ -1,0 +1,134 @@
+/**
+ * The statements of the order transaction that run on every submission, prepared once per
+ * engine (see db/prepared-query.ts): order intake is the hot path, and building and compiling
+ * each query anew cost more CPU than running it.
+ */
+import { preparedQuery } from "../../db/prepared-query.js";
+
+export const insertCustomer = preparedQuery(
+  [
+    "id",
+    "store_id",
+    "email",
+    "email_normalized",
+    "first_name",
+    "last_name",
+    "phone",
+    "address_city",
+    "address_state",
+    "address_zipcode",
+    "address_country",
+    "now",
+  ],
+  (
+    db,
+    v: {
+      id: string;
+      store_id: string;
+      email: string;
+      email_normalized: string;
+      first_name: string;
+      last_name: string;
+      phone: string | null;
+      address_city: string | null;
+      address_state: string | null;
+      address_zipcode: string | null;
+      address_country: string | null;
+      now: number;
+    },
+  ) =>
+    db
+      .insertInto("customers")
+      .values({
+        id: v.id,
+        store_id: v.store_id,
+        email: v.email,
+        email_normalized: v.email_normalized,
+        first_name: v.first_name,
+        last_name: v.last_name,
+        phone: v.phone,
+        address_city: v.address_city,
+        address_state: v.address_state,
+        address_zipcode: v.address_zipcode,
+        address_country: v.address_country,
+        enrichment_status: "pending",
+        created_at: v.now,
+        updated_at: v.now,
+      })
+      .onConflict((oc) => oc.columns(["store_id", "email_normalized"]).doNothing())
+      .returning("id"),
+);
+
+export const findCustomer = preparedQuery(
+  ["store_id", "email_normalized"],
+  (db, v: { store_id: string; email_normalized: string }) =>
+    db
+      .selectFrom("customers")
+      .select(["id", "enrichment_status"])
+      .where("store_id", "=", v.store_id)
+      .where("email_normalized", "=", v.email_normalized),
+);
+
+export const insertCharge = preparedQuery(
+  ["id", "account_id", "store_id", "customer_id", "unit_price_usd", "created_at"],
+  (
+    db,
+    v: {
+      id: string;
+      account_id: string;
+      store_id: string;
+      customer_id: string;
+      unit_price_usd: string;
+      created_at: number;
+    },
+  ) =>
+    db
+      .insertInto("usage_charges")
+      .values(v)
+      .onConflict((oc) => oc.column("customer_id").doNothing()),
+);
+
+interface OrderValues {
+  id: string;
+  store_id: string;
+  customer_id: string;
+  external_order_id: string | null;
+  order_number: string | null;
+  total: string | null;
+  currency: string;
+  created_at: number;
+}
+
+const ORDER_VALUES = [
+  "id",
+  "store_id",
+  "customer_id",
+  "external_order_id",
+  "order_number",
+  "total",
+  "currency",
+  "created_at",
+] as const;
+
+/** An order without a platform id: nothing to de-duplicate on. */
+export const insertOrder = preparedQuery(ORDER_VALUES, (db, v: OrderValues) =>
+  db.insertInto("orders").values(v),
+);
+
+export const insertOrderOnce = preparedQuery(ORDER_VALUES, (db, v: OrderValues) =>
+  db
+    .insertInto("orders")
+    .values(v)
+    .onConflict((oc) => oc.columns(["store_id", "external_order_id"]).doNothing())
+    .returning("id"),
+);
+
+export const findOrder = preparedQuery(
+  ["store_id", "external_order_id"],
+  (db, v: { store_id: string; external_order_id: string }) =>
+    db
+      .selectFrom("orders")
+      .select(["id", "customer_id"])
+      .where("store_id", "=", v.store_id)
+      .where("external_order_id", "=", v.external_order_id),
+);
