@@ -1,0 +1,28 @@
+/** The order benchmark's markdown table, as pasted into the README. */
+import type { MeasuredRun } from "./orders.js";
+
+const LABELS: Record<string, string> = {
+  "baseline-new": "Baseline: node:http, JSON.parse, 1 SQLite insert",
+  "velvet-new": "Velvet: new customer + order",
+  "velvet-repeat": "Velvet: repeat (existing customer + order)",
+};
+
+export function ordersTable(runs: MeasuredRun[], ratio: number): string {
+  const cores = (n: number | null) => (n === null ? "n/a" : n.toFixed(2));
+  const lines = [
+    "| Run | Requests/s | p50 (ms) | p99 (ms) | non-2xx | Server CPU (cores) | Other processes (cores) |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...runs.map(
+      (r) =>
+        `| ${LABELS[r.name] ?? r.name} | ${r.requestsPerSec.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.non2xx} | ${cores(r.cpu.serverCores)} | ${cores(r.cpu.otherCores)} |`,
+    ),
+  ];
+  const fresh = runs.find((r) => r.name === "velvet-new");
+  if (fresh) {
+    lines.push(
+      "",
+      `Velvet new-customer throughput is **${(ratio * 100).toFixed(0)} %** of the baseline (target >= 50 %), p99 **${fresh.p99Ms.toFixed(1)} ms** (target <= 25 ms).`,
+    );
+  }
+  return lines.join("\n");
+}

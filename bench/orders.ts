@@ -1,0 +1,196 @@
+/**
+ * Order intake (issue 2, item 9): POST /api/v1/orders on `velvet serve` (SQLite) against a bare
+ * node:http + one-insert baseline, each in its own process, same load generator, same bodies.
+ *   1. baseline, every request a new customer with an order;
+ *   2. Velvet, every request a new customer with an order (the target);
+ *   3. Velvet, repeats of the customers and orders of run 2 (existing customer, existing order).
+ * Each run: warm-up (discarded), then the measured duration. The database is counted after
+ * runs 2 and 3: one customer, order, charge and job per new customer; repeats write nothing.
+ */
+import fs from "node:fs";
+import SQLite from "better-sqlite3";
+import { startBaseline } from "./baseline-process.js";
+import { type CpuUsage, measureCpu } from "./cpu.js";
+import { type LoadResult, type RequestSource, runLoad } from "./load.js";
+import { runTag } from "./order-bodies.js";
+import {
+  baselineNewCustomers,
+  counter,
+  velvetNewCustomers,
+  velvetRepeats,
+} from "./order-sources.js";
+import { ordersTable } from "./orders-table.js";
+import type { Phase, PhaseContext, PhaseReport, Target } from "./phase.js";
+import { startVelvet } from "./velvet-process.js";
+
+const PATH = "/api/v1/orders";
+export const REQUIRED_RATIO = 0.5;
+export const MAX_P99_MS = 25;
+
+export interface MeasuredRun extends LoadResult {
+  name: string;
+  cpu: CpuUsage;
+}
+
+export interface RowCounts {
+  customers: number;
+  orders: number;
+  usage_charges: number;
+  jobs: number;
+}
+
+export const ordersPhase: Phase = {
+  name: "orders",
+  title: "Order intake: POST /api/v1/orders",
+  budgetSec: (s) => 3 * (s.warmupSec + s.durationSec) + 120,
+  run: runOrdersPhase,
+};
+
+async function runOrdersPhase(context: PhaseContext): Promise<PhaseReport> {
+  const run = runTag();
+  const next = counter();
+  const runs: MeasuredRun[] = [];
+
+  context.log("baseline: node:http + JSON.parse + one better-sqlite3 insert");
+  const baseline = await startBaseline(context.dir);
+  try {
+    runs.push(
+      await measure(
+        context,
+        "baseline-new",
+        baseline.url,
+        {},
+        baseline.child.process.pid,
+        baselineNewCustomers(run, next),
+      ),
+    );
+  } finally {
+    await baseline.stop();
+  }
+
+  context.log("velvet serve (SQLite, worker off)");
+  const velvet = await startVelvet({ dir: context.dir, env: { WORKER_ENABLED: "false" } });
+  const headers = { authorization: `Bearer ${velvet.apiKey}` };
+  const pid = velvet.child.process.pid;
+  let afterNew: RowCounts;
+  let afterRepeats: RowCounts;
+  const fresh = velvetNewCustomers(run, next);
+  try {
+    runs.push(await measure(context, "velvet-new", velvet.url, headers, pid, fresh));
+    afterNew = await settledCounts(velvet.databaseFile);
+    runs.push(
+      await measure(
+        context,
+        "velvet-repeat",
+        velvet.url,
+        headers,
+        pid,
+        velvetRepeats(run, fresh.answers),
+      ),
+    );
+    afterRepeats = await settledCounts(velvet.databaseFile);
+  } finally {
+    await velvet.stop();
+  }
+  const logBytes = fs.statSync(velvet.child.logFile).size;
+
+  const [base, fresher] = runs as [MeasuredRun, MeasuredRun];
+  const ratio = fresher.requestsPerSec / base.requestsPerSec;
+  const targets = evaluate(runs, ratio, fresh.answers.size, afterNew, afterRepeats);
+  return {
+    table: ordersTable(runs, ratio),
+    targets,
+    raw: {
+      runs,
+      velvetNewVsBaseline: ratio,
+      rows: { afterNew, afterRepeats },
+      answeredNewCustomers: fresh.answers.size,
+      velvetLogBytes: logBytes,
+    },
+  };
+}
+
+async function measure(
+  context: PhaseContext,
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  serverPid: number | undefined,
+  source: RequestSource,
+): Promise<MeasuredRun> {
+  const { connections, durationSec, warmupSec } = context.settings;
+  const spec = { url, path: PATH, headers, connections, source };
+  if (warmupSec > 0) {
+    context.log(`  ${name}: warm-up ${warmupSec} s`);
+    await runLoad({ ...spec, durationSec: warmupSec });
+  }
+  context.log(`  ${name}: ${durationSec} s, ${connections} connections`);
+  const { value, cpu } = await measureCpu(serverPid, () => runLoad({ ...spec, durationSec }));
+  context.log(
+    `  ${name}: ${value.requestsPerSec.toFixed(0)} req/s, p50 ${value.p50Ms.toFixed(2)} ms, p99 ${value.p99Ms.toFixed(2)} ms, non-2xx ${value.non2xx}, wrong answers ${value.mismatches}`,
+  );
+  return { name, ...value, cpu };
+}
+
+/** Counts rows once in-flight requests of a stopped load run have been served. */
+async function settledCounts(file: string): Promise<RowCounts> {
+  await new Promise((r) => setTimeout(r, 500));
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    const count = (table: string) =>
+      (db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+    return {
+      customers: count("customers"),
+      orders: count("orders"),
+      usage_charges: count("usage_charges"),
+      jobs: count("jobs"),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+function evaluate(
+  runs: MeasuredRun[],
+  ratio: number,
+  answered: number,
+  afterNew: RowCounts,
+  afterRepeats: RowCounts,
+): Target[] {
+  const fresh = runs[1] as MeasuredRun;
+  const clean = runs.every(
+    (r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.mismatches === 0,
+  );
+  const perCustomer =
+    afterNew.orders === afterNew.customers &&
+    afterNew.usage_charges === afterNew.customers &&
+    afterNew.jobs === afterNew.customers;
+  const repeatsWroteNothing = JSON.stringify(afterNew) === JSON.stringify(afterRepeats);
+  return [
+    {
+      name: `new-customer req/s >= ${REQUIRED_RATIO * 100} % of baseline`,
+      pass: ratio >= REQUIRED_RATIO,
+      detail: `${(ratio * 100).toFixed(1)} % (${fresh.requestsPerSec.toFixed(0)} vs ${(runs[0] as MeasuredRun).requestsPerSec.toFixed(0)} req/s)`,
+    },
+    {
+      name: `new-customer p99 <= ${MAX_P99_MS} ms`,
+      pass: fresh.p99Ms <= MAX_P99_MS,
+      detail: `${fresh.p99Ms.toFixed(2)} ms`,
+    },
+    {
+      name: "every answer 2xx and correct (no errors, timeouts, wrong bodies)",
+      pass: clean,
+      detail: runs
+        .map(
+          (r) =>
+            `${r.name}: non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}, wrong ${r.mismatches}`,
+        )
+        .join("; "),
+    },
+    {
+      name: "one customer, order, charge and job per new customer; repeats write nothing",
+      pass: perCustomer && repeatsWroteNothing && afterNew.customers >= answered,
+      detail: `after new: ${JSON.stringify(afterNew)} (answered ${answered}); after repeats: ${JSON.stringify(afterRepeats)}`,
+    },
+  ];
+}

@@ -1,0 +1,59 @@
+/**
+ * `velvet serve` as a benchmark subject: a fresh SQLite file in its own temporary directory,
+ * an account made with `velvet account create --json` against that file before the server
+ * starts, then the server in its own process on a free port. Later phases (enrichment) pass
+ * their own environment (worker on, provider base URLs) through `env`.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { freePort, type StartedChild, startChild, waitUntilAnswering } from "./children.js";
+
+const run = promisify(execFile);
+const VELVET = path.resolve("bin", "velvet.js");
+
+export interface VelvetServer {
+  url: string;
+  apiKey: string;
+  accountId: string;
+  storeId: string;
+  databaseFile: string;
+  child: StartedChild;
+  stop(): Promise<void>;
+}
+
+export async function startVelvet(options: {
+  dir: string;
+  env: Record<string, string>;
+}): Promise<VelvetServer> {
+  const databaseFile = path.join(options.dir, "velvet.db");
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseFile,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    // The access log stays on as in production unless BENCH_LOG_LEVEL says otherwise.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
+    ...options.env,
+  };
+  const { stdout } = await run(
+    process.execPath,
+    [VELVET, "account", "create", "--name", "Bench Store", "--owner", "owner@bench.test", "--json"],
+    { env, timeout: 30_000 },
+  );
+  const account = JSON.parse(stdout) as { accountId: string; storeId: string; apiKey: string };
+
+  const child = startChild(process.execPath, [...nodeFlags(), VELVET, "serve"], {
+    env,
+    logFile: path.join(options.dir, "velvet.log"),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(url, child);
+  return { url, ...account, databaseFile, child, stop: () => child.stop() };
+}
+
+/** BENCH_NODE_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=bench/results", for profiling the server. */
+function nodeFlags(): string[] {
+  return (process.env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter((f) => f !== "");
+}
