@@ -33,6 +33,9 @@ function openSqlite(file: string): Db {
   writer.pragma("synchronous = NORMAL");
   writer.pragma("busy_timeout = 5000");
   writer.pragma("foreign_keys = ON");
+  // Each transaction runs in a savepoint (sqlite-driver.ts), whose statement journal would
+  // otherwise be a temporary file: in memory it costs a few µs instead of ~40 µs a transaction.
+  writer.pragma("temp_store = MEMORY");
   // A second connection serves reads outside transactions (see sqlite-driver.ts).
   let reader: SQLite.Database | null = null;
   if (file !== ":memory:") {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   apiKeyFromHeaders,
+  crc32,
   generateApiKey,
   hashApiKey,
   isWellFormedApiKey,
@@ -79,5 +80,12 @@ describe("apiKeyFromHeaders", () => {
     expect(apiKeyFromHeaders({ authorization: key })).toBeNull();
     expect(apiKeyFromHeaders({ "x-api-key": "  " })).toBeNull();
     expect(apiKeyFromHeaders({ "x-api-key": ["a", "b"] })).toBeNull();
+  });
+});
+
+describe("crc32", () => {
+  it("is the IEEE CRC-32 (check value of '123456789')", () => {
+    expect(crc32("123456789")).toBe(0xcbf43926);
+    expect(crc32("")).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * API key format: `sk_live_` + 32 random base62 characters + a 6-character base62 checksum
- * (the first 32 bits of their SHA-256). The checksum lets a typo or a made-up key be refused without a database query.
+ * API key format: `sk_live_` + 32 random base62 characters + a 6-character base62 CRC-32 of
+ * those 32 (as GitHub's tokens do). The checksum lets a typo or a made-up key be refused without a database query.
  * Only the SHA-256 of the whole key is stored, with its last 4 characters for display.
  */
 import { createHash, randomInt } from "node:crypto";
@@ -21,8 +21,23 @@ function base62(n: number, width: number): string {
   return out;
 }
 
+// CRC-32 (IEEE), in JavaScript: zlib.crc32 needs Node 20.15, and a hash would cost more.
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+export function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < text.length; i++) {
+    crc = (CRC_TABLE[(crc ^ text.charCodeAt(i)) & 0xff] as number) ^ (crc >>> 8);
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
 function checksum(random: string): string {
-  return base62(createHash("sha256").update(random).digest().readUInt32BE(0), CHECKSUM_LENGTH);
+  return base62(crc32(random), CHECKSUM_LENGTH);
 }
 
 export function generateApiKey(): string {
