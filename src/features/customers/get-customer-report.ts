@@ -6,6 +6,7 @@
 import type { Kysely } from "kysely";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import { normalizeEmail } from "../orders/email-address.js";
+import type { Address } from "../orders/order-request.js";
 
 export interface CustomerReport {
   customerId: string;
@@ -13,12 +14,7 @@ export interface CustomerReport {
   firstName: string;
   lastName: string;
   phone: string | null;
-  address: {
-    city: string | null;
-    state: string | null;
-    zipcode: string | null;
-    country: string | null;
-  };
+  address: Address;
   createdAt: string;
   enrichment: {
     status: EnrichmentStatus;

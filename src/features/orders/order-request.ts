@@ -71,17 +71,19 @@ const OrderRequestSchema = z.object({
   order: OrderSchema.nullish(),
 });
 
+export interface Address {
+  city: string | null;
+  state: string | null;
+  zipcode: string | null;
+  country: string | null;
+}
+
 export interface OrderSubmission {
   email: string;
   firstName: string;
   lastName: string;
   phone: string | null;
-  address: {
-    city: string | null;
-    state: string | null;
-    zipcode: string | null;
-    country: string | null;
-  } | null;
+  address: Address | null;
   order: {
     id: string | null;
     number: string | null;
