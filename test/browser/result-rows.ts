@@ -23,7 +23,7 @@ import { newId } from "../../src/lib/ids.js";
 
 /** An explanation worth 82 points: a VIP against the default threshold of 70. */
 export const FIXTURE_VIP_SIGNALS: ScoreSignal[] = [
-  { source: "profile", signal: "seniority", value: "c_level", points: 35 },
+  { source: "profile", signal: "seniority", value: "C-level", points: 35 },
   { source: "profile", signal: "net_worth_usd", value: 5_000_000, points: 25 },
   { source: "offline", signal: "order_value", value: "1250.00 USD", points: 22 },
 ];

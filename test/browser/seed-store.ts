@@ -96,7 +96,7 @@ function signalsFor(vip: boolean, total: string, domain: string, zip: string): S
   const corporate = !["gmail.com", "outlook.com", "icloud.com"].includes(domain);
   const signals: ScoreSignal[] = [
     vip
-      ? { source: "profile", signal: "seniority", value: "founder", points: 35 }
+      ? { source: "profile", signal: "seniority", value: "Founder", points: 35 }
       : { source: "profile", signal: "provider_match", value: "no provider matched", points: 0 },
     {
       source: "offline",

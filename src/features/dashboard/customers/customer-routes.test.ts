@@ -205,7 +205,7 @@ for (const engine of ENGINES) {
       expect(html).toContain("the score is above the threshold of 70");
       for (const text of [
         "Seniority",
-        "c_level",
+        "C-level",
         "+35",
         "Net worth",
         "5,000,000 USD",
