@@ -76,9 +76,10 @@ async function enrichCustomer(
     phone: customer.phone,
   };
   const pending = providers.filter((p) => !settled.providers.has(p.name));
-  const results = await Promise.all(pending.map((p) => lookupSafely(p, query, ctx.signal)));
+  const results = await Promise.all(
+    pending.map((p) => lookupAndSave(deps, p, query, customerId, ctx.signal)),
+  );
   const now = deps.clock.now();
-  for (const result of results) await saveProviderResult(db, customerId, result, now);
 
   const transient = results.filter((r) => r.kind === "transient");
   if (transient.length > 0) {
@@ -114,6 +115,28 @@ async function enrichCustomer(
   // Alert jobs were committed with the result: let the worker start them now.
   if (vip) deps.jobs.notify();
   return { kind: "done" };
+}
+
+/**
+ * One provider's answer, stored as soon as it arrives; what comes back is the answer without its
+ * raw body, which is all the score needs. Kept until the slowest provider answered (seconds),
+ * the raw bodies of hundreds of enrichments in flight would be most of the process's long-lived
+ * garbage, and its major GC pauses stall the event loop that also serves orders. An attempt
+ * interrupted later (lease, shutdown) keeps the answers already in. The one-statement
+ * transaction joins SQLite's group commit (db/sqlite-driver.ts) instead of forcing a commit.
+ */
+async function lookupAndSave(
+  deps: Deps,
+  provider: EnrichmentProvider,
+  query: ProviderQuery,
+  customerId: string,
+  signal: AbortSignal,
+): Promise<ProviderResult> {
+  const result = await lookupSafely(provider, query, signal);
+  await deps.db.kysely
+    .transaction()
+    .execute((trx) => saveProviderResult(trx, customerId, result, deps.clock.now()));
+  return { ...result, raw: undefined };
 }
 
 /** An adapter must not throw, but a bug in one must not fail the others' answers either. */

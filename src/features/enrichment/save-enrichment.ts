@@ -13,13 +13,18 @@ export async function markEnrichmentStarted(
   attempt: number,
 ) {
   const now = deps.clock.now();
-  await deps.db.kysely
-    .insertInto("enrichments")
-    .values({ customer_id: customerId, attempts: attempt, started_at: now, updated_at: now })
-    .onConflict((oc) =>
-      oc.column("customer_id").doUpdateSet({ attempts: attempt, started_at: now, updated_at: now }),
-    )
-    .execute();
+  // A transaction of one statement: on SQLite it joins the group commit (db/sqlite-driver.ts).
+  await deps.db.kysely.transaction().execute((trx) =>
+    trx
+      .insertInto("enrichments")
+      .values({ customer_id: customerId, attempts: attempt, started_at: now, updated_at: now })
+      .onConflict((oc) =>
+        oc
+          .column("customer_id")
+          .doUpdateSet({ attempts: attempt, started_at: now, updated_at: now }),
+      )
+      .execute(),
+  );
 }
 
 /** Stores the result; answers whether the customer is a VIP (alerts were then enqueued). */

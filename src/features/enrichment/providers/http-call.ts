@@ -18,6 +18,7 @@
  * A malformed 2xx is permanent because asking again returns the same body; the caller scores
  * the customer on the other providers and the raw text is kept for the audit trail.
  */
+import { request as undiciRequest } from "undici";
 import type { z } from "zod";
 import type { PermanentCause, ProviderName, ProviderResult } from "./provider.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
@@ -41,37 +42,61 @@ export type FetchLike = typeof fetch;
 
 const MAX_ERROR_TEXT = 300;
 
-/** Sends the request; a network failure, timeout or abort comes back as a `transient` result. */
+/**
+ * Sends the request; a network failure, timeout or abort comes back as a `transient` result.
+ * Without a `fetchImpl` the request goes through undici's `request`: a fraction of fetch's CPU
+ * and memory per call (no WHATWG Request/Response/stream objects), which matters at hundreds of
+ * lookups a second. Like `redirect: "manual"`, it never follows a redirect: a provider never
+ * redirects an API call, and following one could leak the key elsewhere.
+ */
 export async function send(
   provider: ProviderName,
   request: HttpRequest,
   signal: AbortSignal,
-  fetchImpl: FetchLike = fetch,
+  fetchImpl?: FetchLike,
 ): Promise<HttpAnswer | ProviderResult> {
+  const headers = {
+    accept: "application/json",
+    ...(request.json === undefined ? {} : { "content-type": "application/json" }),
+    ...request.headers,
+  };
+  const method = request.method ?? "GET";
+  const body = request.json === undefined ? undefined : JSON.stringify(request.json);
   try {
-    const response = await fetchImpl(request.url, {
-      method: request.method ?? "GET",
-      headers: {
-        accept: "application/json",
-        ...(request.json === undefined ? {} : { "content-type": "application/json" }),
-        ...request.headers,
-      },
-      body: request.json === undefined ? undefined : JSON.stringify(request.json),
-      // A provider never redirects an API call; following one could leak the key elsewhere.
-      redirect: "manual",
-      signal,
-    });
-    const text = await response.text();
+    let status: number;
+    let answerHeaders: Headers;
+    let text: string;
+    if (fetchImpl === undefined) {
+      const response = await undiciRequest(request.url, { method, headers, body, signal });
+      status = response.statusCode;
+      answerHeaders = toHeaders(response.headers);
+      text = await response.body.text();
+    } else {
+      const response = await fetchImpl(request.url, {
+        method,
+        headers,
+        body,
+        redirect: "manual",
+        signal,
+      });
+      status = response.status;
+      answerHeaders = response.headers;
+      text = await response.text();
+    }
     const parsed = parseJson(text);
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: parsed.body,
-      isJson: parsed.isJson,
-    };
+    return { status, headers: answerHeaders, body: parsed.body, isJson: parsed.isJson };
   } catch (error) {
     return failedExchange(provider, error, signal);
   }
+}
+
+function toHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.append(name, value);
+  }
+  return headers;
 }
 
 export function isAnswer(value: HttpAnswer | ProviderResult): value is HttpAnswer {
@@ -185,12 +210,11 @@ function failedExchange(
 
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  // fetch wraps the socket's error as its cause; undici's request throws it as it is.
   const cause: unknown = error.cause;
-  if (cause instanceof Error) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    return code === undefined ? cause.message : `${code} (${cause.message})`;
-  }
-  return error.message;
+  const inner = cause instanceof Error ? cause : error;
+  const code = (inner as NodeJS.ErrnoException).code;
+  return code === undefined ? inner.message : `${code} (${inner.message})`;
 }
 
 function permanentCause(status: number): PermanentCause {
