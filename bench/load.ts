@@ -108,7 +108,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 }
 
 /** Nearest-rank percentile of an ascending array. */
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? 0;

@@ -15,10 +15,11 @@ import os from "node:os";
 import path from "node:path";
 import { killAllChildren } from "./children.js";
 import { dashboardPhase } from "./dashboard.js";
+import { enrichmentPhase } from "./enrichment.js";
 import { ordersPhase } from "./orders.js";
 import type { BenchSettings, Phase, Target } from "./phase.js";
 
-const PHASES: Phase[] = [ordersPhase, dashboardPhase];
+const PHASES: Phase[] = [ordersPhase, dashboardPhase, enrichmentPhase];
 const RESULTS_DIR = path.resolve("bench", "results");
 
 function positive(name: string, fallback: number): number {
