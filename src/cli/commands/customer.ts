@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { getCustomerReport } from "../../features/customers/get-customer-report.js";
+import { signalLabel } from "../../features/enrichment/score/signal-labels.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -30,7 +31,7 @@ export function registerCustomer(program: Command): void {
             e.signals as Array<{ source: string; signal: string; value: unknown; points: number }>
           ).map(
             (s) =>
-              `  ${s.points >= 0 ? "+" : ""}${s.points}  ${s.source}: ${s.signal} (${JSON.stringify(s.value)})`,
+              `  ${s.points >= 0 ? "+" : ""}${s.points}  ${signalLabel(s.signal)}: ${String(s.value)}`,
           ),
           `Orders: ${report.orders.length}`,
           ...report.orders.map(
