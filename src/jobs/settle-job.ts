@@ -112,17 +112,20 @@ export async function failJob(
   return changed(result);
 }
 
-/** `wait`: run again at `runAt`; this attempt does not count. */
+/**
+ * Unlock the job to run again at `runAt` without counting this attempt: `wait` (with its
+ * reason kept as last_error) and, at shutdown, release (due now, last_error unchanged).
+ */
 export async function postponeJob(
   db: Db,
   lease: Lease,
-  props: { runAt: number; reason: string; now: number },
+  props: { runAt: number; now: number; reason?: string },
 ): Promise<boolean> {
   const result = await held(db, lease)
     .set((eb) => ({
       attempts: eb("attempts", "-", 1),
       run_at: props.runAt,
-      last_error: clipError(props.reason),
+      ...(props.reason === undefined ? {} : { last_error: clipError(props.reason) }),
       locked_by: null,
       locked_until: null,
       updated_at: props.now,
@@ -132,15 +135,6 @@ export async function postponeJob(
 }
 
 /** Shutdown: hand the job back, due now; the interrupted attempt does not count. */
-export async function releaseJob(db: Db, lease: Lease, now: number): Promise<boolean> {
-  const result = await held(db, lease)
-    .set((eb) => ({
-      attempts: eb("attempts", "-", 1),
-      run_at: now,
-      locked_by: null,
-      locked_until: null,
-      updated_at: now,
-    }))
-    .executeTakeFirst();
-  return changed(result);
+export function releaseJob(db: Db, lease: Lease, now: number): Promise<boolean> {
+  return postponeJob(db, lease, { runAt: now, now });
 }

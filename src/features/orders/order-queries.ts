@@ -4,6 +4,12 @@
  * each query anew cost more CPU than running it.
  */
 import { preparedQuery } from "../../db/prepared-query.js";
+import type { CustomersTable, OrdersTable, UsageChargesTable } from "../../db/schema.js";
+
+/** A new customer's columns; `now` fills created_at and updated_at, the status is "pending". */
+type CustomerValues = Omit<CustomersTable, "enrichment_status" | "created_at" | "updated_at"> & {
+  now: number;
+};
 
 export const insertCustomer = preparedQuery(
   [
@@ -20,23 +26,7 @@ export const insertCustomer = preparedQuery(
     "address_country",
     "now",
   ],
-  (
-    db,
-    v: {
-      id: string;
-      store_id: string;
-      email: string;
-      email_normalized: string;
-      first_name: string;
-      last_name: string;
-      phone: string | null;
-      address_city: string | null;
-      address_state: string | null;
-      address_zipcode: string | null;
-      address_country: string | null;
-      now: number;
-    },
-  ) =>
+  (db, v: CustomerValues) =>
     db
       .insertInto("customers")
       .values({
@@ -71,33 +61,14 @@ export const findCustomer = preparedQuery(
 
 export const insertCharge = preparedQuery(
   ["id", "account_id", "store_id", "customer_id", "unit_price_usd", "created_at"],
-  (
-    db,
-    v: {
-      id: string;
-      account_id: string;
-      store_id: string;
-      customer_id: string;
-      unit_price_usd: string;
-      created_at: number;
-    },
-  ) =>
+  (db, v: UsageChargesTable) =>
     db
       .insertInto("usage_charges")
       .values(v)
       .onConflict((oc) => oc.column("customer_id").doNothing()),
 );
 
-interface OrderValues {
-  id: string;
-  store_id: string;
-  customer_id: string;
-  external_order_id: string | null;
-  order_number: string | null;
-  total: string | null;
-  currency: string;
-  created_at: number;
-}
+type OrderValues = Pick<OrdersTable, (typeof ORDER_VALUES)[number]>;
 
 const ORDER_VALUES = [
   "id",
