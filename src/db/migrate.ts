@@ -7,6 +7,7 @@ import * as m0001 from "./migrations/0001_initial.js";
 import * as m0002 from "./migrations/0002_enrichment.js";
 import * as m0003 from "./migrations/0003_alerts.js";
 import * as m0004 from "./migrations/0004_sessions.js";
+import * as m0005 from "./migrations/0005_due_jobs_index.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0002_enrichment": m0002,
   "0003_alerts": m0003,
   "0004_sessions": m0004,
+  "0005_due_jobs_index": m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -7,6 +7,10 @@
  * re-checked against the WHERE clause before it is taken. SQLite has one writer at a time; the
  * statement runs in a BEGIN IMMEDIATE transaction so it waits (busy_timeout) for the write lock
  * rather than failing on a stale read snapshot when another process wrote in between.
+ *
+ * A claim also moves `run_at` to the lease's end: a leased job is then simply not due yet, so
+ * the claim's walk over the due-jobs index (migration 0005) never passes the hundreds of jobs
+ * that are running, and a job whose worker died becomes due exactly when its lease expires.
  */
 import type {
   Expression,
@@ -77,6 +81,7 @@ async function claimWhere(
       .set((eb) => ({
         locked_by: req.workerId,
         locked_until: req.now + req.leaseMs,
+        run_at: req.now + req.leaseMs,
         attempts: countAttempt ? eb("attempts", "+", 1) : eb.ref("attempts"),
         updated_at: req.now,
       }))
@@ -86,6 +91,6 @@ async function claimWhere(
   };
   const claimed =
     db.dialect === "postgres" ? await run(db.kysely) : await db.kysely.transaction().execute(run);
-  // RETURNING has no order; run the oldest first.
-  return claimed.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1));
+  // RETURNING has no order; run the oldest first (ids are time-ordered).
+  return claimed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
