@@ -17,8 +17,13 @@ export interface Deps {
   log: Logger;
   /** Rings the in-process worker after a commit that enqueued jobs. */
   jobs: JobWakeup;
-  /** The configured enrichment providers, each behind its limits and circuit breaker. */
+  /**
+   * The configured enrichment providers, each behind its limits and circuit breaker, running on
+   * the provider thread (providers/provider-thread.ts).
+   */
   providers: EnrichmentProvider[];
+  /** Stops the provider thread (closeDeps calls it). */
+  closeProviders(): Promise<void>;
   /** Chat (SSRF-guarded, paced) and SMTP senders for VIP alerts. */
   alerts: AlertDelivery;
 }

@@ -8,8 +8,8 @@ import { openDatabase } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
-import { createProviders } from "./features/enrichment/providers/create-providers.js";
 import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
+import { createThreadedProviders } from "./features/enrichment/providers/provider-thread.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 
@@ -32,13 +32,19 @@ export interface BuildDepsOptions {
   providers?: EnrichmentProvider[];
   /** Replace the alert senders (tests: no pacing, a fake resolver). */
   alerts?: AlertDelivery;
+  /** A long-running process (serve, worker): SQLite checkpoints on a thread of their own. */
+  longRunning?: boolean;
 }
 
 /** Opens the database (migrating it unless told not to) and returns the dependency object. */
 export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
   const config = options.config ?? loadConfig();
   const log = options.log ?? createLogger(config);
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, {
+    backgroundCheckpoints: options.longRunning
+      ? (error) => log.error({ error }, "SQLite background checkpoint failed")
+      : undefined,
+  });
   try {
     if (options.migrate !== false) await migrateToLatest(db.kysely);
   } catch (error) {
@@ -46,14 +52,25 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
     throw error;
   }
   const clock = options.clock ?? systemClock;
-  const providers =
-    options.providers ??
-    createProviders(config.enrichment, { log: log.child({ component: "providers" }) });
+  const threaded =
+    options.providers === undefined
+      ? createThreadedProviders(config.enrichment, log.child({ component: "providers" }))
+      : { providers: options.providers, close: async () => {} };
   const alerts = options.alerts ?? createAlertDelivery(config);
-  return { config, db, clock, log, jobs: createJobWakeup(), providers, alerts };
+  return {
+    config,
+    db,
+    clock,
+    log,
+    jobs: createJobWakeup(),
+    providers: threaded.providers,
+    closeProviders: threaded.close,
+    alerts,
+  };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.closeProviders();
   await deps.alerts.close();
   await deps.db.close();
 }

@@ -4,10 +4,10 @@
  */
 import type { Deps } from "./deps.js";
 import { alertTasks } from "./features/alerts/alert-tasks.js";
-import { enrichCustomerTask } from "./features/enrichment/enrich-customer.js";
+import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
 import type { TaskDefinition } from "./jobs/task.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
 export function allTasks(deps: Pick<Deps, "alerts">): TaskDefinition<any>[] {
-  return [enrichCustomerTask, ...alertTasks(deps.alerts)];
+  return [createEnrichCustomerTask(), ...alertTasks(deps.alerts)];
 }

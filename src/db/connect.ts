@@ -10,6 +10,7 @@ import { type Driver, Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.js";
 import type { Database } from "./schema.js";
+import { startBackgroundCheckpoints } from "./sqlite-checkpoints.js";
 import { GroupCommitSqliteDriver } from "./sqlite-driver.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -20,13 +21,21 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export function openDatabase(target: DatabaseTarget): Db {
+export interface OpenOptions {
+  /**
+   * SQLite: checkpoint the WAL on a thread of its own (sqlite-checkpoints.ts), for long-running
+   * processes; the function hears of a checkpoint that failed.
+   */
+  backgroundCheckpoints?: (error: string) => void;
+}
+
+export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   return target.kind === "sqlite"
-    ? openSqlite(target.file)
+    ? openSqlite(target.file, options)
     : openPostgres(target.url, target.poolMax);
 }
 
-function openSqlite(file: string): Db {
+function openSqlite(file: string, options: OpenOptions): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const writer = new SQLite(file);
   writer.pragma("journal_mode = WAL");
@@ -43,10 +52,18 @@ function openSqlite(file: string): Db {
     reader.pragma("busy_timeout = 5000");
     reader.pragma("query_only = ON");
   }
+  const checkpoints =
+    options.backgroundCheckpoints !== undefined && reader !== null
+      ? startBackgroundCheckpoints(writer, file, options.backgroundCheckpoints)
+      : null;
   const kysely = new Kysely<Database>({
     dialect: new VelvetSqliteDialect(writer, reader),
   });
-  return { kysely, dialect: "sqlite", close: () => kysely.destroy() };
+  const close = async () => {
+    await checkpoints?.stop();
+    await kysely.destroy();
+  };
+  return { kysely, dialect: "sqlite", close };
 }
 
 class VelvetSqliteDialect extends SqliteDialect {

@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { Deps } from "../deps.js";
+import { createBackgroundPacer } from "../lib/background-pacer.js";
 import { DEFAULT_BACKOFF } from "./backoff.js";
 import { type ClaimedJob, claimAbandonedJobs, claimJobs } from "./claim-jobs.js";
 import { doorbell, settledWithin } from "./doorbell.js";
@@ -30,10 +31,10 @@ export const DEFAULT_GRACE_MS = 8000;
 /** After the grace period, how long aborted handlers get to return before their jobs are released. */
 const ABORT_SETTLE_MS = 1000;
 /**
- * The least time between two claims. Every claim walks the due end of the queue, leased rows
- * included; woken once per new job, a busy server (hundreds of jobs a second, hundreds in
- * flight) would spend much of its event loop claiming one job at a time. Spacing claims
- * gathers the jobs of a few milliseconds into one claim, at the cost of that much latency.
+ * The least time between two claims. Woken once per new job, a busy server (hundreds of jobs a
+ * second) would spend much of its event loop claiming one job at a time, each claim a write
+ * transaction of its own. Spacing claims gathers the jobs of a few milliseconds into one claim,
+ * at the cost of that much latency.
  */
 export const MIN_CLAIM_GAP_MS = 20;
 
@@ -111,6 +112,7 @@ export function createWorker(
   /** True when the queue probably holds more due jobs than we could take. */
   let moreDue = false;
   const bell = doorbell();
+  const pacer = createBackgroundPacer();
 
   function launch(job: ClaimedJob, abandoned: boolean): Running {
     const controller = new AbortController();
@@ -118,9 +120,14 @@ export function createWorker(
       () => controller.abort(new LeaseExpiring(`the lease of job ${job.id} is about to expire`)),
       Math.max(0, leaseMs - abortMarginMs),
     );
-    const work = abandoned
-      ? giveUpAbandonedJob(runner, job)
-      : runJob(runner, job, controller.signal);
+    // Each job starts in a turn of its own: a claim of many must not hold up order requests.
+    const work = new Promise<unknown>((resolve) => {
+      pacer.run(() =>
+        resolve(
+          abandoned ? giveUpAbandonedJob(runner, job) : runJob(runner, job, controller.signal),
+        ),
+      );
+    });
     const entry: Running = {
       job,
       abandoned,

@@ -11,7 +11,7 @@ export function registerServe(program: Command): void {
       "run the HTTP server (public API and dashboard) and, unless WORKER_ENABLED=false, the job worker; migrates the database first",
     )
     .action(async () => {
-      const deps = await buildDeps();
+      const deps = await buildDeps({ longRunning: true });
       const server = await startServer(deps);
       const worker = deps.config.worker.enabled ? createWorker(deps, allTasks(deps)) : null;
       worker?.start();

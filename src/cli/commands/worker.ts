@@ -11,7 +11,7 @@ export function registerWorker(program: Command): void {
       "run background jobs only (no HTTP), migrating the database first; stops on SIGTERM/SIGINT",
     )
     .action(async () => {
-      const deps = await buildDeps();
+      const deps = await buildDeps({ longRunning: true });
       const worker = createWorker(deps, allTasks(deps));
       worker.start();
       deps.log.info({ workerId: worker.id, database: deps.db.dialect }, "velvet worker is running");

@@ -18,12 +18,13 @@ import { z } from "zod";
 import type { Deps } from "../../deps.js";
 import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
 import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
-import { saveProviderResult, settledAnswers } from "./provider-results.js";
+import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
+import { settledAnswers } from "./provider-results.js";
 import type { EnrichmentProvider, ProviderQuery, ProviderResult } from "./providers/provider.js";
 import {
   markEnrichmentFailed,
-  markEnrichmentStarted,
   saveEnrichmentResult,
+  saveUnfinishedAttempt,
 } from "./save-enrichment.js";
 import { scoreCustomer } from "./score-customer.js";
 
@@ -34,19 +35,24 @@ const WAIT_CAUSES = new Set(["rate_limited", "pending"]);
 const Payload = z.object({ customerId: z.string().min(1) });
 type Payload = z.infer<typeof Payload>;
 
-export const enrichCustomerTask: TaskDefinition<Payload> = {
-  task: ENRICH_CUSTOMER_TASK,
-  payload: Payload,
-  handle: (deps, payload, ctx) => enrichCustomer(deps, deps.providers, payload.customerId, ctx),
-  onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
-};
+/** One per worker: its store-window snapshots (offline/store-order-window.ts) are per process. */
+export function createEnrichCustomerTask(): TaskDefinition<Payload> {
+  const windows = createStoreWindows();
+  return {
+    task: ENRICH_CUSTOMER_TASK,
+    payload: Payload,
+    handle: (deps, payload, ctx) => enrichCustomer(deps, windows, payload.customerId, ctx),
+    onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
+  };
+}
 
 async function enrichCustomer(
   deps: Deps,
-  providers: EnrichmentProvider[],
+  windows: StoreWindows,
   customerId: string,
   ctx: JobContext,
 ): Promise<JobOutcome> {
+  const providers = deps.providers;
   const db = deps.db.kysely;
   const customer = await db
     .selectFrom("customers")
@@ -66,7 +72,7 @@ async function enrichCustomer(
   // At least once: a repeated run after success has nothing left to do.
   if (customer.enrichment_status === "enriched") return { kind: "done" };
 
-  await markEnrichmentStarted(deps, customerId, ctx.attempt);
+  const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now() };
   const settled = await settledAnswers(db, customerId);
   const query: ProviderQuery = {
     email: customer.email,
@@ -76,13 +82,16 @@ async function enrichCustomer(
     phone: customer.phone,
   };
   const pending = providers.filter((p) => !settled.providers.has(p.name));
-  const results = await Promise.all(
-    pending.map((p) => lookupAndSave(deps, p, query, customerId, ctx.signal)),
-  );
+  // The answers wait here for the slowest provider and are stored with the attempt's outcome,
+  // in one transaction. From the provider thread a raw body is JSON text (one flat string),
+  // cheap to hold for a few seconds; an attempt that is interrupted (lease, shutdown) still
+  // stores what came in, and only a crash loses answers, which the next attempt asks again.
+  const results = await Promise.all(pending.map((p) => lookupSafely(p, query, ctx.signal)));
   const now = deps.clock.now();
 
   const transient = results.filter((r) => r.kind === "transient");
   if (transient.length > 0) {
+    await saveUnfinishedAttempt(deps, customerId, attempt, results);
     const error = transient.map((r) => `${r.provider}: ${r.error}`).join("; ");
     const waits = transient.map((r) => r.retryAfterMs ?? 0);
     const delayMs = Math.max(...waits);
@@ -105,38 +114,18 @@ async function enrichCustomer(
   const permanent = results.flatMap((r) =>
     r.kind === "permanent" ? [`${r.provider}: ${r.error}`] : [],
   );
-  const scored = await scoreCustomer(db, customerId, matches, providers.length);
+  const scored = await scoreCustomer({ db, windows, now }, customerId, matches, providers.length);
   const vip = await saveEnrichmentResult(
     deps,
     customerId,
+    attempt,
     scored,
+    results,
     permanent.length > 0 ? permanent.join("; ") : null,
   );
   // Alert jobs were committed with the result: let the worker start them now.
   if (vip) deps.jobs.notify();
   return { kind: "done" };
-}
-
-/**
- * One provider's answer, stored as soon as it arrives; what comes back is the answer without its
- * raw body, which is all the score needs. Kept until the slowest provider answered (seconds),
- * the raw bodies of hundreds of enrichments in flight would be most of the process's long-lived
- * garbage, and its major GC pauses stall the event loop that also serves orders. An attempt
- * interrupted later (lease, shutdown) keeps the answers already in. The one-statement
- * transaction joins SQLite's group commit (db/sqlite-driver.ts) instead of forcing a commit.
- */
-async function lookupAndSave(
-  deps: Deps,
-  provider: EnrichmentProvider,
-  query: ProviderQuery,
-  customerId: string,
-  signal: AbortSignal,
-): Promise<ProviderResult> {
-  const result = await lookupSafely(provider, query, signal);
-  await deps.db.kysely
-    .transaction()
-    .execute((trx) => saveProviderResult(trx, customerId, result, deps.clock.now()));
-  return { ...result, raw: undefined };
 }
 
 /** An adapter must not throw, but a bug in one must not fail the others' answers either. */

@@ -6,6 +6,7 @@ import { migrateToLatest } from "../../db/migrate.js";
 import type { Database } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
 import { MIN_STORE_ORDERS } from "./offline/order-history.js";
+import { createStoreWindows, REBUILD_MS, STORE_WINDOW } from "./offline/store-order-window.js";
 import { gatherOfflineSignals } from "./offline-signals.js";
 
 let clock = Date.UTC(2025, 0, 1);
@@ -77,11 +78,40 @@ async function addOrder(
     .execute();
 }
 
+/** Many orders in one statement, each a millisecond after the last. */
+async function addOrders(
+  db: Kysely<Database>,
+  storeId: string,
+  customerId: string,
+  totals: string[],
+): Promise<void> {
+  const rows = totals.map((total) => {
+    const now = tick();
+    return {
+      id: newId(now),
+      store_id: storeId,
+      customer_id: customerId,
+      external_order_id: null,
+      order_number: null,
+      total,
+      currency: "USD",
+      created_at: now,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 200) {
+    await db
+      .insertInto("orders")
+      .values(rows.slice(i, i + 200))
+      .execute();
+  }
+}
+
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`gatherOfflineSignals (${engine.name})`, () => {
     let database: TestDatabase;
     let db: Db;
     let k: Kysely<Database>;
+    const windows = createStoreWindows();
 
     beforeAll(async () => {
       database = await engine.create();
@@ -100,7 +130,7 @@ for (const engine of ENGINES) {
       await addOrder(k, store, c, "40.00");
       await addOrder(k, store, c, "925.50");
       await addOrder(k, store, c, null); // latest, but without a total: not the order that counts
-      const s = await gatherOfflineSignals(k, c);
+      const s = await gatherOfflineSignals(k, windows, c, clock);
       expect(s.latestOrder).toEqual({ kind: "order", total: "925.50", currency: "USD" });
       expect(s.orderCount).toBe(3);
       expect(s.emailDomain).toEqual({ domain: "gmail.com", kind: "free_mail" });
@@ -121,7 +151,7 @@ for (const engine of ENGINES) {
       for (let i = 0; i < 25; i++) await addOrder(k, store, others, "5000.00", "EUR");
       const c = await createCustomer(k, store);
       await addOrder(k, store, c, "100.00");
-      const s = await gatherOfflineSignals(k, c);
+      const s = await gatherOfflineSignals(k, windows, c, clock);
       // 30 below, itself equal (half): (30 + 0.5) / 31 = 98.4%.
       expect(s.storeRank).toEqual({
         kind: "ranked",
@@ -133,13 +163,93 @@ for (const engine of ENGINES) {
       const mid = await createCustomer(k, store);
       await addOrder(k, store, mid, "10.00");
       // Below: 1..9 (9); equal: 10.00 twice (ours and the other customer's); of 32 orders.
-      const m = await gatherOfflineSignals(k, mid);
+      const m = await gatherOfflineSignals(k, windows, mid, clock);
       expect(m.storeRank).toEqual({
         kind: "ranked",
         percentile: 31.3,
         storeOrders: 32,
         currency: "USD",
       });
+    });
+
+    it("keeps a busy store's window up to date from the orders since, exactly as a fresh read", async () => {
+      const store = await createStore(k);
+      const others = await createCustomer(k, store);
+      const upTo999 = Array.from({ length: STORE_WINDOW - 1 }, (_, i) => `${i + 1}.00`);
+      await addOrders(k, store, others, upTo999);
+      const first = await createCustomer(k, store);
+      await addOrder(k, store, first, "600.00");
+      const builtAt = clock;
+      // 1.00 … 999.00 and 600.00 itself: 599 below, two equal (half each), of 1,000.
+      expect((await gatherOfflineSignals(k, windows, first, builtAt)).storeRank).toEqual({
+        kind: "ranked",
+        percentile: 60,
+        storeOrders: STORE_WINDOW,
+        currency: "USD",
+      });
+      const fresh = async (customerId: string) =>
+        (await gatherOfflineSignals(k, createStoreWindows(), customerId, clock)).storeRank;
+
+      // 400 cheap orders push the 400 oldest out: the kept window must agree with a fresh read.
+      await addOrders(
+        k,
+        store,
+        others,
+        Array.from({ length: 400 }, () => "1.00"),
+      );
+      const second = await createCustomer(k, store);
+      await addOrder(k, store, second, "600.00");
+      const kept = await gatherOfflineSignals(k, windows, second, builtAt + 1);
+      expect(kept.storeRank).toEqual(await fresh(second));
+      expect(kept.storeRank).toMatchObject({ percentile: 60, storeOrders: STORE_WINDOW });
+
+      // An order committed late with an older created_at (another process's clock) is missed
+      // by the kept window until it is rebuilt.
+      const late = clock - 2;
+      await k
+        .insertInto("orders")
+        .values({
+          id: newId(late),
+          store_id: store,
+          customer_id: others,
+          external_order_id: null,
+          order_number: null,
+          total: "5000.00",
+          currency: "USD",
+          created_at: late,
+        })
+        .execute();
+      const third = await createCustomer(k, store);
+      await addOrder(k, store, third, "600.00");
+      const beforeRebuild = await gatherOfflineSignals(k, windows, third, builtAt + 2);
+      expect(beforeRebuild.storeRank).not.toEqual(await fresh(third));
+      const afterRebuild = await gatherOfflineSignals(k, windows, third, builtAt + REBUILD_MS);
+      expect(afterRebuild.storeRank).toEqual(await fresh(third));
+    });
+
+    it("ranks concurrent enrichments of one store as fresh reads would", async () => {
+      const store = await createStore(k);
+      const others = await createCustomer(k, store);
+      await addOrders(
+        k,
+        store,
+        others,
+        Array.from({ length: 50 }, (_, i) => `${(i * 7) % 40}.00`),
+      );
+      const customers: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const c = await createCustomer(k, store);
+        await addOrder(k, store, c, `${i * 3}.50`);
+        customers.push(c);
+      }
+      const shared = createStoreWindows();
+      const together = await Promise.all(
+        customers.map((c) => gatherOfflineSignals(k, shared, c, clock)),
+      );
+      for (const [i, c] of customers.entries()) {
+        const alone = await gatherOfflineSignals(k, createStoreWindows(), c, clock);
+        expect(together[i]?.storeRank, `customer ${i}`).toEqual(alone.storeRank);
+      }
     });
 
     it("keeps a non-USD order's amount and currency and ranks it among that currency only", async () => {
@@ -150,7 +260,7 @@ for (const engine of ENGINES) {
       for (let i = 0; i < 40; i++) await addOrder(k, store, others, "99999.00", "USD");
       const c = await createCustomer(k, store);
       await addOrder(k, store, c, "950.00", "EUR");
-      const s = await gatherOfflineSignals(k, c);
+      const s = await gatherOfflineSignals(k, windows, c, clock);
       expect(s.latestOrder).toEqual({ kind: "order", total: "950.00", currency: "EUR" });
       expect(s.storeRank).toEqual({
         kind: "ranked",
@@ -163,7 +273,7 @@ for (const engine of ENGINES) {
     it("has no order value and no rank for a customer without an order total", async () => {
       const store = await createStore(k);
       const c = await createCustomer(k, store);
-      const s = await gatherOfflineSignals(k, c);
+      const s = await gatherOfflineSignals(k, windows, c, clock);
       expect(s.latestOrder).toEqual({ kind: "none" });
       expect(s.storeRank).toEqual({ kind: "no_order" });
       expect(s.orderCount).toBe(0);
@@ -190,12 +300,17 @@ for (const engine of ENGINES) {
       ];
       for (const [zipcode, country, expected] of cases) {
         const c = await createCustomer(k, store, { zipcode, country });
-        expect((await gatherOfflineSignals(k, c)).area, `${zipcode} ${country}`).toEqual(expected);
+        expect(
+          (await gatherOfflineSignals(k, windows, c, clock)).area,
+          `${zipcode} ${country}`,
+        ).toEqual(expected);
       }
     });
 
     it("refuses a customer that does not exist", async () => {
-      await expect(gatherOfflineSignals(k, newId())).rejects.toThrow(/does not exist/);
+      await expect(gatherOfflineSignals(k, windows, newId(), clock)).rejects.toThrow(
+        /does not exist/,
+      );
     });
   });
 }

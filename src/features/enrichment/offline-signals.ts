@@ -18,6 +18,7 @@ import {
   rankInStore,
   type StoreRank,
 } from "./offline/order-history.js";
+import type { StoreWindows } from "./offline/store-order-window.js";
 
 export type { AreaIncome, EmailDomain, LatestOrder, StoreRank };
 
@@ -32,7 +33,9 @@ export interface OfflineSignals {
 
 export async function gatherOfflineSignals(
   db: Kysely<Database>,
+  windows: StoreWindows,
   customerId: string,
+  now: number,
 ): Promise<OfflineSignals> {
   const customer = await db
     .selectFrom("customers")
@@ -43,7 +46,7 @@ export async function gatherOfflineSignals(
   // Sequential on purpose: a handful of sub-millisecond queries, and one enrichment should hold
   // one pooled connection at a time, not four, when fifty run at once.
   const order = await latestOrder(db, customerId);
-  const storeRank = await rankInStore(db, customer.store_id, order);
+  const storeRank = await rankInStore(db, windows, customer.store_id, order, now);
   const orderCount = await customerOrderCount(db, customerId);
   const area = await areaIncome(db, customer.address_zipcode, customer.address_country);
   return {

@@ -8,13 +8,25 @@ import type { Database } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
 import type { ProfileFragment, ProviderName, ProviderResult } from "./providers/provider.js";
 
-export async function saveProviderResult(
+/** Stores one attempt's answers; call it inside the transaction that records the attempt's end. */
+export async function saveProviderResults(
+  db: Kysely<Database>,
+  customerId: string,
+  results: ProviderResult[],
+  now: number,
+): Promise<void> {
+  for (const result of results) await saveProviderResult(db, customerId, result, now);
+}
+
+async function saveProviderResult(
   db: Kysely<Database>,
   customerId: string,
   result: ProviderResult,
   now: number,
 ): Promise<void> {
-  const raw = "raw" in result && result.raw !== undefined ? JSON.stringify(result.raw) : null;
+  const raw =
+    result.rawJson ??
+    ("raw" in result && result.raw !== undefined ? JSON.stringify(result.raw) : null);
   const values = {
     outcome: result.kind,
     http_status: result.httpStatus,

@@ -1,41 +1,69 @@
 /**
- * Writes of the enrichment's lifecycle. The result, the customer's status and (for a VIP) the
- * alert jobs are one transaction: no VIP can be stored without its alerts, nor alerted twice.
+ * Writes of the enrichment's lifecycle. The providers' answers, the result, the customer's status
+ * and (for a VIP) the alert jobs are one transaction: no VIP can be stored without its alerts,
+ * nor alerted twice.
  */
+import type { Insertable, Transaction } from "kysely";
+import type { Database, EnrichmentsTable } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { enqueueVipAlerts } from "../alerts/enqueue-vip-alerts.js";
+import { saveProviderResults } from "./provider-results.js";
+import type { ProviderResult } from "./providers/provider.js";
 import { isVip } from "./score/compute-score.js";
 import type { ScoredCustomer } from "./score-customer.js";
 
-export async function markEnrichmentStarted(
+/** Which attempt this was and when it started: written when the attempt ends, in its transaction. */
+export interface AttemptInfo {
+  attempt: number;
+  startedAt: number;
+}
+
+/**
+ * An attempt that must be tried again: the answers that came in, and the attempt itself. (Not
+ * written at the attempt's start: that would be one more commit per enrichment on the loop that
+ * serves orders; the job row already records a running attempt.)
+ */
+export async function saveUnfinishedAttempt(
   deps: Pick<Deps, "db" | "clock">,
   customerId: string,
-  attempt: number,
+  info: AttemptInfo,
+  answers: ProviderResult[],
+): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const now = deps.clock.now();
+    await saveProviderResults(trx, customerId, answers, now);
+    await recordAttempt(trx, customerId, info, now);
+  });
+}
+
+/** Upserts the customer's enrichment row with the attempt and, when it succeeded, its result. */
+function recordAttempt(
+  trx: Transaction<Database>,
+  customerId: string,
+  { attempt, startedAt }: AttemptInfo,
+  now: number,
+  result: Omit<Insertable<EnrichmentsTable>, "customer_id" | "updated_at"> = {},
 ) {
-  const now = deps.clock.now();
-  // A transaction of one statement: on SQLite it joins the group commit (db/sqlite-driver.ts).
-  await deps.db.kysely.transaction().execute((trx) =>
-    trx
-      .insertInto("enrichments")
-      .values({ customer_id: customerId, attempts: attempt, started_at: now, updated_at: now })
-      .onConflict((oc) =>
-        oc
-          .column("customer_id")
-          .doUpdateSet({ attempts: attempt, started_at: now, updated_at: now }),
-      )
-      .execute(),
-  );
+  const values = { ...result, attempts: attempt, started_at: startedAt, updated_at: now };
+  return trx
+    .insertInto("enrichments")
+    .values({ customer_id: customerId, ...values })
+    .onConflict((oc) => oc.column("customer_id").doUpdateSet(values))
+    .execute();
 }
 
 /** Stores the result; answers whether the customer is a VIP (alerts were then enqueued). */
 export async function saveEnrichmentResult(
   deps: Pick<Deps, "db" | "clock" | "alerts">,
   customerId: string,
+  info: AttemptInfo,
   scored: ScoredCustomer,
+  answers: ProviderResult[],
   providerErrors: string | null,
 ): Promise<boolean> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
+    await saveProviderResults(trx, customerId, answers, now);
     const owner = await trx
       .selectFrom("customers")
       .innerJoin("stores", "stores.id", "customers.store_id")
@@ -45,20 +73,15 @@ export async function saveEnrichmentResult(
       .executeTakeFirstOrThrow();
     // The threshold in force now decides; changing it later does not rewrite this decision.
     const vip = isVip(scored.score, owner.vip_threshold);
-    await trx
-      .updateTable("enrichments")
-      .set({
-        score: scored.score,
-        vip: vip ? 1 : 0,
-        threshold: owner.vip_threshold,
-        signals: JSON.stringify(scored.signals),
-        profile: JSON.stringify(scored.profile),
-        last_error: providerErrors,
-        enriched_at: now,
-        updated_at: now,
-      })
-      .where("customer_id", "=", customerId)
-      .execute();
+    await recordAttempt(trx, customerId, info, now, {
+      score: scored.score,
+      vip: vip ? 1 : 0,
+      threshold: owner.vip_threshold,
+      signals: JSON.stringify(scored.signals),
+      profile: JSON.stringify(scored.profile),
+      last_error: providerErrors,
+      enriched_at: now,
+    });
     await trx
       .updateTable("customers")
       .set({ enrichment_status: "enriched", updated_at: now })

@@ -2,6 +2,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { mergeProfiles } from "./merge-profiles.js";
+import type { StoreWindows } from "./offline/store-order-window.js";
 import { gatherOfflineSignals } from "./offline-signals.js";
 import type { ProfileFragment, ProviderName } from "./providers/provider.js";
 import { computeScore, type ScoreSignal } from "./score/compute-score.js";
@@ -15,8 +16,14 @@ export interface ScoredCustomer {
 /** Provider precedence when two disagree: identity data first, then social, then public records. */
 const PRECEDENCE: ProviderName[] = ["pdl", "enrichlayer", "fullcontact", "gravatar"];
 
+export interface ScoringContext {
+  db: Kysely<Database>;
+  windows: StoreWindows;
+  now: number;
+}
+
 export async function scoreCustomer(
-  db: Kysely<Database>,
+  { db, windows, now }: ScoringContext,
   customerId: string,
   matches: Array<{ provider: ProviderName; profile: ProfileFragment }>,
   providersConfigured: number,
@@ -25,7 +32,7 @@ export async function scoreCustomer(
     (a, b) => PRECEDENCE.indexOf(a.provider) - PRECEDENCE.indexOf(b.provider),
   );
   const profile = mergeProfiles(ordered.map((m) => m.profile));
-  const offline = await gatherOfflineSignals(db, customerId);
+  const offline = await gatherOfflineSignals(db, windows, customerId, now);
   const noProfileReason =
     providersConfigured === 0 ? "no enrichment provider configured" : undefined;
   const { score, signals } = computeScore({ profile, offline, noProfileReason });

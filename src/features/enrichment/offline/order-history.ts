@@ -3,15 +3,15 @@
  * history, and how many orders the customer has placed. One query each.
  *
  * The store comparison looks at the store's latest STORE_WINDOW orders in the same currency that
- * carry a total (the customer's own order included): recent prices are the relevant yardstick,
- * and the window bounds the cost of the query (an index walk on (store_id, created_at), never a
- * scan of a large store's whole history). Below MIN_STORE_ORDERS the rank means little, so it is
- * not computed. Totals are decimal text, compared as NUMERIC in SQL on both engines.
+ * carry a total (the customer's own order included; store-order-window.ts reads and keeps them):
+ * recent prices are the relevant yardstick, and the window bounds the cost (an index walk on
+ * (store_id, created_at), never a scan of a large store's whole history). Below MIN_STORE_ORDERS
+ * the rank means little, so it is not computed.
  */
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema.js";
+import { countBelowAndEqual, type StoreWindows } from "./store-order-window.js";
 
-export const STORE_WINDOW = 1000;
 export const MIN_STORE_ORDERS = 20;
 
 export type LatestOrder = { kind: "order"; total: string; currency: string } | { kind: "none" };
@@ -57,26 +57,14 @@ export async function customerOrderCount(
 
 export async function rankInStore(
   db: Kysely<Database>,
+  windows: StoreWindows,
   storeId: string,
   order: LatestOrder,
+  now: number,
 ): Promise<StoreRank> {
   if (order.kind === "none") return { kind: "no_order" };
-  const { rows } = await sql<{
-    n: number | string;
-    below: number | string;
-    equal: number | string;
-  }>`
-    select count(*) as n,
-      coalesce(sum(case when cast(total as numeric) < cast(${order.total} as numeric) then 1 else 0 end), 0) as below,
-      coalesce(sum(case when cast(total as numeric) = cast(${order.total} as numeric) then 1 else 0 end), 0) as equal
-    from (
-      select total from orders
-      where store_id = ${storeId} and currency = ${order.currency} and total is not null
-      order by created_at desc
-      limit ${STORE_WINDOW}
-    ) recent`.execute(db);
-  const row = rows[0];
-  const n = Number(row?.n ?? 0);
+  const totals = await windows.read(db, storeId, order.currency, now);
+  const n = totals.length;
   if (n < MIN_STORE_ORDERS) {
     return {
       kind: "too_few_orders",
@@ -85,7 +73,8 @@ export async function rankInStore(
       currency: order.currency,
     };
   }
-  const rank = (Number(row?.below ?? 0) + Number(row?.equal ?? 0) / 2) / n;
+  const { below, equal } = countBelowAndEqual(totals, Number(order.total));
+  const rank = (below + equal / 2) / n;
   return {
     kind: "ranked",
     percentile: Math.round(rank * 1000) / 10,

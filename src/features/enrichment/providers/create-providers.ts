@@ -10,7 +10,7 @@ import { createFullContactProvider } from "./fullcontact.js";
 import { createGravatarProvider } from "./gravatar.js";
 import type { FetchLike } from "./http-call.js";
 import { createPdlProvider } from "./pdl.js";
-import type { EnrichmentProvider } from "./provider.js";
+import type { EnrichmentProvider, ProviderName } from "./provider.js";
 import { type ProviderLog, type ResilientProvider, withResilience } from "./resilient-provider.js";
 
 export interface CreateProvidersDeps {
@@ -22,45 +22,42 @@ export interface CreateProvidersDeps {
   maxRateWaitMs?: number;
 }
 
+/** The providers this configuration turns on, in the order they are asked. */
+export function configuredProviderNames(settings: Config["enrichment"]): ProviderName[] {
+  const { pdl, enrichlayer, fullcontact, gravatar } = settings;
+  const on: Record<ProviderName, boolean> = {
+    pdl: pdl.apiKey !== null,
+    enrichlayer: enrichlayer.apiKey !== null,
+    fullcontact: fullcontact.apiKey !== null,
+    gravatar: gravatar.enabled,
+  };
+  return PROVIDER_ORDER.filter((name) => on[name]);
+}
+
+const PROVIDER_ORDER: ProviderName[] = ["pdl", "enrichlayer", "fullcontact", "gravatar"];
+
 export function createProviders(
   settings: Config["enrichment"],
   deps: CreateProvidersDeps = {},
 ): ResilientProvider[] {
-  const adapters: Array<[EnrichmentProvider, ProviderSettings]> = [];
   const common = { fetch: deps.fetch, now: deps.now };
-  const { pdl, enrichlayer, fullcontact, gravatar } = settings;
-  if (pdl.apiKey !== null) {
-    adapters.push([
-      createPdlProvider({ ...common, apiKey: pdl.apiKey, baseUrl: pdl.baseUrl }),
-      pdl,
-    ]);
-  }
-  if (enrichlayer.apiKey !== null) {
-    const apiKey = enrichlayer.apiKey;
-    adapters.push([
-      createEnrichLayerProvider({ ...common, apiKey, baseUrl: enrichlayer.baseUrl }),
-      enrichlayer,
-    ]);
-  }
-  if (fullcontact.apiKey !== null) {
-    const apiKey = fullcontact.apiKey;
-    adapters.push([
-      createFullContactProvider({ ...common, apiKey, baseUrl: fullcontact.baseUrl }),
-      fullcontact,
-    ]);
-  }
-  if (gravatar.enabled) {
-    const apiKey = gravatar.apiKey;
-    adapters.push([
-      createGravatarProvider({ ...common, apiKey, baseUrl: gravatar.baseUrl }),
-      gravatar,
-    ]);
-  }
-  return adapters.map(([adapter, own]) =>
-    withResilience(adapter, {
+  const adapter = (name: ProviderName): EnrichmentProvider => {
+    switch (name) {
+      case "pdl":
+        return createPdlProvider({ ...common, ...keyed(settings.pdl) });
+      case "enrichlayer":
+        return createEnrichLayerProvider({ ...common, ...keyed(settings.enrichlayer) });
+      case "fullcontact":
+        return createFullContactProvider({ ...common, ...keyed(settings.fullcontact) });
+      case "gravatar":
+        return createGravatarProvider({ ...common, ...settings.gravatar });
+    }
+  };
+  return configuredProviderNames(settings).map((name) =>
+    withResilience(adapter(name), {
       timeoutMs: settings.timeoutMs,
       concurrency: settings.concurrency,
-      ratePerMinute: own.ratePerMinute,
+      ratePerMinute: settings[name].ratePerMinute,
       breakerFailures: settings.breakerFailures,
       breakerCooldownMs: settings.breakerCooldownMs,
       maxRateWaitMs: deps.maxRateWaitMs,
@@ -68,4 +65,10 @@ export function createProviders(
       log: deps.log,
     }),
   );
+}
+
+/** A keyed provider's settings; only called for a provider that is configured (it has a key). */
+function keyed(own: ProviderSettings): { apiKey: string; baseUrl: string } {
+  if (own.apiKey === null) throw new Error("provider without an API key was configured");
+  return { apiKey: own.apiKey, baseUrl: own.baseUrl };
 }

@@ -74,7 +74,7 @@ export type PermanentCause =
   | "malformed_response"
   | "unexpected_status";
 
-export type ProviderResult =
+export type ProviderResult = (
   | {
       kind: "matched";
       provider: ProviderName;
@@ -100,7 +100,14 @@ export type ProviderResult =
       error: string;
       cause?: PermanentCause;
       raw?: unknown;
-    };
+    }
+) & {
+  /**
+   * `raw` already serialised, set instead of it by the provider thread: one flat string crosses
+   * threads and waits for the attempt's other answers far more cheaply than the parsed object.
+   */
+  rawJson?: string;
+};
 
 export interface EnrichmentProvider {
   name: ProviderName;

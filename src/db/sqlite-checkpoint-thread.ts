@@ -1,0 +1,55 @@
+/**
+ * The checkpoint thread's program (see sqlite-checkpoints.ts): its own connection to the SQLite
+ * file, copying the WAL back into the database every `intervalMs`. A PASSIVE checkpoint never
+ * waits for, nor blocks, the writers and readers of the serving thread. When writes came in
+ * during a pass it goes again at once (a few times at most): the WAL can only start over from
+ * its beginning, instead of growing, once a pass has copied every frame.
+ */
+
+import { parentPort, workerData } from "node:worker_threads";
+import SQLite from "better-sqlite3";
+
+export interface CheckpointThreadData {
+  file: string;
+  intervalMs: number;
+}
+
+const MAX_PASSES = 5;
+
+const port = parentPort;
+if (port === null) throw new Error("sqlite-checkpoint-thread runs only as a worker thread");
+const { file, intervalMs } = workerData as CheckpointThreadData;
+const db = new SQLite(file);
+// Another process's checkpoint in progress is not an error: skip this round.
+db.pragma("busy_timeout = 0");
+
+interface CheckpointRow {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+function checkpoint(): void {
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const [row] = db.pragma("wal_checkpoint(PASSIVE)") as CheckpointRow[];
+    if (row === undefined || row.busy !== 0 || row.checkpointed >= row.log) return;
+  }
+}
+
+const timer = setInterval(() => {
+  try {
+    checkpoint();
+  } catch (error) {
+    port.postMessage({
+      type: "error",
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+}, intervalMs);
+
+port.on("message", (message: unknown) => {
+  if (message !== "stop") return;
+  clearInterval(timer);
+  db.close();
+  port.close();
+});

@@ -1,0 +1,44 @@
+/**
+ * WAL checkpoints off the serving thread. SQLite copies its write-ahead log back into the
+ * database file itself, by default inside whichever COMMIT takes the WAL past 1,000 pages: a
+ * copy of 4 MB and an fsync, on the event loop that serves orders, several times a second under
+ * load, and the slowest COMMITs by far. A long-running process (`velvet serve`, `velvet worker`)
+ * instead has a thread of its own checkpoint every CHECKPOINT_INTERVAL_MS; the serving
+ * connection's own automatic checkpoint stays as a safety net, only at FALLBACK_PAGES (40 MB),
+ * should the thread ever fall behind. Short commands keep SQLite's default.
+ */
+
+import type { Worker } from "node:worker_threads";
+import type SQLite from "better-sqlite3";
+import { startThread } from "../lib/start-thread.js";
+import type { CheckpointThreadData } from "./sqlite-checkpoint-thread.js";
+
+export const CHECKPOINT_INTERVAL_MS = 100;
+const FALLBACK_PAGES = 10_000;
+
+export interface BackgroundCheckpoints {
+  stop(): Promise<void>;
+}
+
+export function startBackgroundCheckpoints(
+  writer: SQLite.Database,
+  file: string,
+  onError: (message: string) => void,
+): BackgroundCheckpoints {
+  writer.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
+  const data: CheckpointThreadData = { file, intervalMs: CHECKPOINT_INTERVAL_MS };
+  const thread: Worker = startThread(new URL("./sqlite-checkpoint-thread.js", import.meta.url), {
+    workerData: data,
+  });
+  thread.unref();
+  thread.on("message", (message: { type: string; message: string }) => onError(message.message));
+  thread.on("error", (error) => onError(error.message));
+  const exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
+  return {
+    async stop() {
+      thread.postMessage("stop");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      await thread.terminate();
+    },
+  };
+}

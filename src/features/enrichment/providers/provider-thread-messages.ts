@@ -1,0 +1,22 @@
+/**
+ * What crosses between the event loop that serves orders and the provider thread
+ * (provider-thread.ts). Every message is structured-clone data: queries and results are plain
+ * objects, and a result is a value even when the lookup failed.
+ */
+import type { Config } from "../../../config.js";
+import type { ProviderName, ProviderQuery, ProviderResult } from "./provider.js";
+
+/** The thread's `workerData`: the providers' settings, read from the environment once. */
+export interface ProviderThreadData {
+  enrichment: Config["enrichment"];
+}
+
+export type ToThread =
+  | { type: "lookup"; id: number; provider: ProviderName; query: ProviderQuery }
+  /** The caller's signal fired (shutdown, lease end): end that lookup as `aborted`. */
+  | { type: "abort"; id: number };
+
+export type FromThread =
+  | { type: "result"; id: number; result: ProviderResult }
+  /** The resilience wrapper's log lines (circuit opened, closed), written by the main logger. */
+  | { type: "log"; level: "info" | "warn"; details: object; message: string };
