@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { Db } from "./db/connect.js";
 import type { AlertDelivery } from "./features/alerts/alert-deps.js";
+import type { LookupAll } from "./features/enrichment/providers/lookup-all.js";
 import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
 import type { JobWakeup } from "./jobs/job-wakeup.js";
 import type { Clock } from "./lib/clock.js";
@@ -22,6 +23,8 @@ export interface Deps {
    * the provider thread (providers/provider-thread.ts).
    */
   providers: EnrichmentProvider[];
+  /** Asks several of `providers` about one person (on the thread: one message for all). */
+  lookupAll: LookupAll;
   /** Stops the provider thread (closeDeps calls it). */
   closeProviders(): Promise<void>;
   /** Chat (SSRF-guarded, paced) and SMTP senders for VIP alerts. */

@@ -8,6 +8,7 @@ import { openDatabase } from "./db/connect.js";
 import { migrateToLatest } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
+import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
 import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
 import { createThreadedProviders } from "./features/enrichment/providers/provider-thread.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
@@ -55,7 +56,7 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
   const threaded =
     options.providers === undefined
       ? createThreadedProviders(config.enrichment, log.child({ component: "providers" }))
-      : { providers: options.providers, close: async () => {} };
+      : { providers: options.providers, lookupAll: lookupEach, close: async () => {} };
   const alerts = options.alerts ?? createAlertDelivery(config);
   return {
     config,
@@ -64,6 +65,7 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
     log,
     jobs: createJobWakeup(),
     providers: threaded.providers,
+    lookupAll: threaded.lookupAll,
     closeProviders: threaded.close,
     alerts,
   };

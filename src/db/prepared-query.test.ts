@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../test/support/databases.js";
 import { type Db, openDatabase } from "./connect.js";
 import { migrateToLatest } from "./migrate.js";
-import { preparedQuery } from "./prepared-query.js";
+import { dialectOf, preparedQuery } from "./prepared-query.js";
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`preparedQuery on ${engine.name}`, () => {
@@ -59,6 +59,17 @@ for (const engine of ENGINES) {
       expect(await findByName.executeTakeFirst(db.kysely, db.dialect, { name: "Gamma" })).toBe(
         undefined,
       );
+    });
+
+    it("reads the engine off a Kysely instance and off a transaction", async () => {
+      expect(dialectOf(db.kysely)).toBe(db.dialect);
+      await db.kysely.transaction().execute(async (trx) => {
+        expect(dialectOf(trx)).toBe(db.dialect);
+      });
+      const count = preparedQuery([], (k) =>
+        k.selectFrom("accounts").select((eb) => eb.fn.countAll().as("n")),
+      );
+      expect(await count.runTakeFirst(db.kysely, {})).toHaveProperty("n");
     });
 
     it("refuses a named value that is inlined into the SQL or never used", async () => {

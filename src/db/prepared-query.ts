@@ -8,7 +8,13 @@
  * the constants they were when built. A sentinel that ends up inside the SQL text instead of
  * the parameters (a value Kysely inlines) is refused when the query is first compiled.
  */
-import type { Compilable, CompiledQuery, Kysely, Transaction } from "kysely";
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  PostgresAdapter,
+  type Transaction,
+} from "kysely";
 import type { Dialect } from "./connect.js";
 import type { Database } from "./schema.js";
 
@@ -23,6 +29,14 @@ interface Compiled {
 export interface PreparedQuery<V, R> {
   execute(db: Executor, dialect: Dialect, values: V): Promise<R[]>;
   executeTakeFirst(db: Executor, dialect: Dialect, values: V): Promise<R | undefined>;
+  /** The same, the engine read off the executor (for callers that hold only a transaction). */
+  run(db: Executor, values: V): Promise<R[]>;
+  runTakeFirst(db: Executor, values: V): Promise<R | undefined>;
+}
+
+/** Which engine a Kysely instance or transaction talks to. */
+export function dialectOf(db: Executor): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 }
 
 export function preparedQuery<V extends object, R>(
@@ -61,5 +75,7 @@ export function preparedQuery<V extends object, R>(
   return {
     execute,
     executeTakeFirst: async (db, dialect, values) => (await execute(db, dialect, values))[0],
+    run: (db, values) => execute(db, dialectOf(db), values),
+    runTakeFirst: async (db, values) => (await execute(db, dialectOf(db), values))[0],
   };
 }

@@ -8,6 +8,7 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import SQLite from "better-sqlite3";
+import { lowerThreadPriority } from "../lib/lower-thread-priority.js";
 
 export interface CheckpointThreadData {
   file: string;
@@ -19,6 +20,8 @@ const MAX_PASSES = 5;
 const port = parentPort;
 if (port === null) throw new Error("sqlite-checkpoint-thread runs only as a worker thread");
 const { file, intervalMs } = workerData as CheckpointThreadData;
+// Copying the WAL is never urgent: the thread that serves requests gets the CPU first.
+lowerThreadPriority();
 const db = new SQLite(file);
 // Another process's checkpoint in progress is not an error: skip this round.
 db.pragma("busy_timeout = 0");

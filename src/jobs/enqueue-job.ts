@@ -11,6 +11,7 @@
  * process's JobWakeup (`job-wakeup.ts`); other processes find the job at their next poll.
  */
 import type { Kysely, Transaction } from "kysely";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { newId } from "../lib/ids.js";
 
@@ -29,42 +30,63 @@ export async function enqueueJob(
   spec: JobSpec,
   now: number,
 ): Promise<void> {
-  const runAt = spec.runAt ?? now;
-  const maxAttempts = spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const payload = JSON.stringify(spec.payload);
-  await db
-    .insertInto("jobs")
-    .values({
-      id: newId(now),
-      task: spec.task,
-      payload,
-      job_key: spec.jobKey ?? null,
-      run_at: runAt,
-      attempts: 0,
-      max_attempts: maxAttempts,
-      last_error: null,
-      locked_by: null,
-      locked_until: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) =>
-      oc
-        .column("job_key")
-        .doUpdateSet({
-          task: spec.task,
-          payload,
-          run_at: runAt,
-          attempts: 0,
-          max_attempts: maxAttempts,
-          last_error: null,
-          locked_by: null,
-          locked_until: null,
-          updated_at: now,
-        })
-        .where((eb) =>
-          eb.or([eb("jobs.locked_until", "is", null), eb("jobs.locked_until", "<", now)]),
-        ),
-    )
-    .execute();
+  await upsertJob.run(db, {
+    id: newId(now),
+    task: spec.task,
+    payload: JSON.stringify(spec.payload),
+    job_key: spec.jobKey ?? null,
+    run_at: spec.runAt ?? now,
+    max_attempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    now,
+  });
 }
+
+interface JobValues {
+  id: string;
+  task: string;
+  payload: string;
+  job_key: string | null;
+  run_at: number;
+  max_attempts: number;
+  now: number;
+}
+
+/** Prepared once (db/prepared-query.ts): every new customer enqueues a job on the order path. */
+const upsertJob = preparedQuery(
+  ["id", "task", "payload", "job_key", "run_at", "max_attempts", "now"],
+  (db, v: JobValues) =>
+    db
+      .insertInto("jobs")
+      .values({
+        id: v.id,
+        task: v.task,
+        payload: v.payload,
+        job_key: v.job_key,
+        run_at: v.run_at,
+        attempts: 0,
+        max_attempts: v.max_attempts,
+        last_error: null,
+        locked_by: null,
+        locked_until: null,
+        created_at: v.now,
+        updated_at: v.now,
+      })
+      .onConflict((oc) =>
+        oc
+          .column("job_key")
+          .doUpdateSet({
+            task: v.task,
+            payload: v.payload,
+            run_at: v.run_at,
+            attempts: 0,
+            max_attempts: v.max_attempts,
+            last_error: null,
+            locked_by: null,
+            locked_until: null,
+            updated_at: v.now,
+          })
+          .where((eb) =>
+            eb.or([eb("jobs.locked_until", "is", null), eb("jobs.locked_until", "<", v.now)]),
+          ),
+      ),
+);

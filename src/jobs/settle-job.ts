@@ -5,6 +5,7 @@
  * released) changes nothing, so its late `done` cannot delete a job another worker is running.
  */
 import type { Db } from "../db/connect.js";
+import { preparedQuery } from "../db/prepared-query.js";
 import type { ClaimedJob } from "./claim-jobs.js";
 
 export interface Lease {
@@ -41,18 +42,27 @@ function changed(result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }): 
 export async function deleteJob(db: Db, lease: Lease): Promise<boolean> {
   // A transaction of one statement: on SQLite it joins the group commit (db/sqlite-driver.ts)
   // instead of forcing a commit of its own for every finished job.
-  const result = await db.kysely
-    .transaction()
-    .execute((trx) =>
-      trx
-        .deleteFrom("jobs")
-        .where("id", "=", lease.jobId)
-        .where("locked_by", "=", lease.workerId)
-        .where("attempts", "=", lease.attempts)
-        .executeTakeFirst(),
-    );
-  return changed(result);
+  const deleted = await db.kysely.transaction().execute((trx) =>
+    deleteHeldJob.execute(trx, db.dialect, {
+      id: lease.jobId,
+      locked_by: lease.workerId,
+      attempts: lease.attempts,
+    }),
+  );
+  return deleted.length > 0;
 }
+
+/** Prepared once (db/prepared-query.ts): every finished job runs it. */
+const deleteHeldJob = preparedQuery(
+  ["id", "locked_by", "attempts"],
+  (db, v: { id: string; locked_by: string; attempts: number }) =>
+    db
+      .deleteFrom("jobs")
+      .where("id", "=", v.id)
+      .where("locked_by", "=", v.locked_by)
+      .where("attempts", "=", v.attempts)
+      .returning("id"),
+);
 
 /** `retry` with attempts left: unlock and run again at `runAt`. */
 export async function rescheduleJob(

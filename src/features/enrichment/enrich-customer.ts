@@ -15,12 +15,13 @@
  *   does not block: retrying cannot fix it, so the customer is scored on what the others said.
  */
 import { z } from "zod";
+import { preparedQuery } from "../../db/prepared-query.js";
 import type { Deps } from "../../deps.js";
 import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
 import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
 import { settledAnswers } from "./provider-results.js";
-import type { EnrichmentProvider, ProviderQuery, ProviderResult } from "./providers/provider.js";
+import type { ProviderQuery } from "./providers/provider.js";
 import {
   markEnrichmentFailed,
   saveEnrichmentResult,
@@ -54,20 +55,7 @@ async function enrichCustomer(
 ): Promise<JobOutcome> {
   const providers = deps.providers;
   const db = deps.db.kysely;
-  const customer = await db
-    .selectFrom("customers")
-    .select([
-      "id",
-      "email",
-      "email_normalized",
-      "first_name",
-      "last_name",
-      "phone",
-      "enrichment_status",
-      "updated_at",
-    ])
-    .where("id", "=", customerId)
-    .executeTakeFirst();
+  const customer = await findCustomer.runTakeFirst(db, { id: customerId });
   if (!customer) return { kind: "fail", error: `customer ${customerId} does not exist` };
   // At least once: a repeated run after success has nothing left to do.
   if (customer.enrichment_status === "enriched") return { kind: "done" };
@@ -82,11 +70,11 @@ async function enrichCustomer(
     phone: customer.phone,
   };
   const pending = providers.filter((p) => !settled.providers.has(p.name));
-  // The answers wait here for the slowest provider and are stored with the attempt's outcome,
-  // in one transaction. From the provider thread a raw body is JSON text (one flat string),
-  // cheap to hold for a few seconds; an attempt that is interrupted (lease, shutdown) still
-  // stores what came in, and only a crash loses answers, which the next attempt asks again.
-  const results = await Promise.all(pending.map((p) => lookupSafely(p, query, ctx.signal)));
+  // All answers come back together, once the slowest provider has answered, and are stored
+  // with the attempt's outcome in one transaction (from the provider thread, raw bodies arrive
+  // as bytes outside the JS heap). An attempt that is interrupted (lease, shutdown) still
+  // stores what came in; only a crash loses answers, which the next attempt asks again.
+  const results = await deps.lookupAll(pending, query, ctx.signal);
   const now = deps.clock.now();
 
   const transient = results.filter((r) => r.kind === "transient");
@@ -128,20 +116,19 @@ async function enrichCustomer(
   return { kind: "done" };
 }
 
-/** An adapter must not throw, but a bug in one must not fail the others' answers either. */
-async function lookupSafely(
-  provider: EnrichmentProvider,
-  query: ProviderQuery,
-  signal: AbortSignal,
-): Promise<ProviderResult> {
-  try {
-    return await provider.lookup(query, signal);
-  } catch (error) {
-    return {
-      kind: "transient",
-      provider: provider.name,
-      httpStatus: null,
-      error: `unexpected: ${String(error)}`,
-    };
-  }
-}
+/** Prepared once (db/prepared-query.ts): it runs for every enrichment. */
+const findCustomer = preparedQuery(["id"], (db, v: { id: string }) =>
+  db
+    .selectFrom("customers")
+    .select([
+      "id",
+      "email",
+      "email_normalized",
+      "first_name",
+      "last_name",
+      "phone",
+      "enrichment_status",
+      "updated_at",
+    ])
+    .where("id", "=", v.id),
+);

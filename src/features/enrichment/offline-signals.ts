@@ -8,6 +8,7 @@
  * a silent error); the store comparison works in any currency, against orders in the same one.
  */
 import type { Kysely } from "kysely";
+import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database } from "../../db/schema.js";
 import { type AreaIncome, areaIncome } from "./offline/area-income.js";
 import { classifyEmailDomain, type EmailDomain } from "./offline/email-domain.js";
@@ -37,11 +38,7 @@ export async function gatherOfflineSignals(
   customerId: string,
   now: number,
 ): Promise<OfflineSignals> {
-  const customer = await db
-    .selectFrom("customers")
-    .select(["store_id", "email_normalized", "address_zipcode", "address_country"])
-    .where("id", "=", customerId)
-    .executeTakeFirst();
+  const customer = await findCustomer.runTakeFirst(db, { id: customerId });
   if (!customer) throw new Error(`customer ${customerId} does not exist`);
   // Sequential on purpose: a handful of sub-millisecond queries, and one enrichment should hold
   // one pooled connection at a time, not four, when fifty run at once.
@@ -57,3 +54,11 @@ export async function gatherOfflineSignals(
     area,
   };
 }
+
+/** Prepared once (db/prepared-query.ts): it runs for every enrichment. */
+const findCustomer = preparedQuery(["id"], (db, v: { id: string }) =>
+  db
+    .selectFrom("customers")
+    .select(["store_id", "email_normalized", "address_zipcode", "address_country"])
+    .where("id", "=", v.id),
+);

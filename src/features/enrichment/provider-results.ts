@@ -3,43 +3,87 @@
  * the providers that have not answered yet: a match or a definite "not found" is final, and a
  * match's normalised profile is stored so it still counts when a later attempt completes.
  */
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { Insertable, Kysely, Transaction } from "kysely";
+import { type PreparedQuery, preparedQuery } from "../../db/prepared-query.js";
+import type { Database, ProviderResultsTable } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
 import type { ProfileFragment, ProviderName, ProviderResult } from "./providers/provider.js";
 
-/** Stores one attempt's answers; call it inside the transaction that records the attempt's end. */
+/**
+ * Stores one attempt's answers, each replacing that provider's earlier one, in one statement;
+ * call it inside the transaction that records the attempt's end.
+ */
 export async function saveProviderResults(
-  db: Kysely<Database>,
+  db: Kysely<Database> | Transaction<Database>,
   customerId: string,
   results: ProviderResult[],
   now: number,
 ): Promise<void> {
-  for (const result of results) await saveProviderResult(db, customerId, result, now);
+  if (results.length === 0) return;
+  const values: Record<string, unknown> = {};
+  results.forEach((result, i) => {
+    const raw =
+      (result.rawJson === undefined ? undefined : decoder.decode(result.rawJson)) ??
+      ("raw" in result && result.raw !== undefined ? JSON.stringify(result.raw) : null);
+    Object.assign(values, {
+      [`id${i}`]: newId(now),
+      [`customer_id${i}`]: customerId,
+      [`provider${i}`]: result.provider,
+      [`outcome${i}`]: result.kind,
+      [`http_status${i}`]: result.httpStatus,
+      [`raw${i}`]: raw,
+      [`profile${i}`]: result.kind === "matched" ? JSON.stringify(result.profile) : null,
+      [`error${i}`]:
+        result.kind === "transient" || result.kind === "permanent" ? result.error : null,
+      [`fetched_at${i}`]: now,
+    });
+  });
+  await upsertResults(results.length).run(db, values);
 }
 
-async function saveProviderResult(
-  db: Kysely<Database>,
-  customerId: string,
-  result: ProviderResult,
-  now: number,
-): Promise<void> {
-  const raw =
-    result.rawJson ??
-    ("raw" in result && result.raw !== undefined ? JSON.stringify(result.raw) : null);
-  const values = {
-    outcome: result.kind,
-    http_status: result.httpStatus,
-    raw,
-    profile: result.kind === "matched" ? JSON.stringify(result.profile) : null,
-    error: result.kind === "transient" || result.kind === "permanent" ? result.error : null,
-    fetched_at: now,
-  };
-  await db
-    .insertInto("provider_results")
-    .values({ id: newId(now), customer_id: customerId, provider: result.provider, ...values })
-    .onConflict((oc) => oc.columns(["customer_id", "provider"]).doUpdateSet(values))
-    .execute();
+const decoder = new TextDecoder();
+
+const COLUMNS = [
+  "id",
+  "customer_id",
+  "provider",
+  "outcome",
+  "http_status",
+  "raw",
+  "profile",
+  "error",
+  "fetched_at",
+] as const;
+
+/** One prepared statement per number of answers (one to four providers). */
+const upserts = new Map<number, PreparedQuery<Record<string, unknown>, unknown>>();
+
+function upsertResults(rows: number): PreparedQuery<Record<string, unknown>, unknown> {
+  let prepared = upserts.get(rows);
+  if (prepared === undefined) {
+    const names = Array.from({ length: rows }, (_, i) => COLUMNS.map((c) => `${c}${i}`)).flat();
+    prepared = preparedQuery(names, (db, v: Record<string, unknown>) =>
+      db
+        .insertInto("provider_results")
+        .values(
+          Array.from({ length: rows }, (_, i) =>
+            Object.fromEntries(COLUMNS.map((c) => [c, v[`${c}${i}`]])),
+          ) as Insertable<ProviderResultsTable>[],
+        )
+        .onConflict((oc) =>
+          oc.columns(["customer_id", "provider"]).doUpdateSet((eb) => ({
+            outcome: eb.ref("excluded.outcome"),
+            http_status: eb.ref("excluded.http_status"),
+            raw: eb.ref("excluded.raw"),
+            profile: eb.ref("excluded.profile"),
+            error: eb.ref("excluded.error"),
+            fetched_at: eb.ref("excluded.fetched_at"),
+          })),
+        ),
+    );
+    upserts.set(rows, prepared);
+  }
+  return prepared;
 }
 
 export interface SettledAnswers {
@@ -53,12 +97,7 @@ export async function settledAnswers(
   db: Kysely<Database>,
   customerId: string,
 ): Promise<SettledAnswers> {
-  const rows = await db
-    .selectFrom("provider_results")
-    .select(["provider", "outcome", "profile"])
-    .where("customer_id", "=", customerId)
-    .where("outcome", "in", ["matched", "not_found"])
-    .execute();
+  const rows = await findSettled.run(db, { customer_id: customerId });
   const answers: SettledAnswers = { providers: new Set(), matches: [] };
   for (const row of rows) {
     const provider = row.provider as ProviderName;
@@ -69,3 +108,11 @@ export async function settledAnswers(
   }
   return answers;
 }
+
+const findSettled = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
+  db
+    .selectFrom("provider_results")
+    .select(["provider", "outcome", "profile"])
+    .where("customer_id", "=", v.customer_id)
+    .where("outcome", "in", ["matched", "not_found"]),
+);

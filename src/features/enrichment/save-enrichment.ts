@@ -3,7 +3,8 @@
  * and (for a VIP) the alert jobs are one transaction: no VIP can be stored without its alerts,
  * nor alerted twice.
  */
-import type { Insertable, Transaction } from "kysely";
+import type { Transaction } from "kysely";
+import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database, EnrichmentsTable } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { enqueueVipAlerts } from "../alerts/enqueue-vip-alerts.js";
@@ -36,21 +37,77 @@ export async function saveUnfinishedAttempt(
   });
 }
 
-/** Upserts the customer's enrichment row with the attempt and, when it succeeded, its result. */
+/** The customer's enrichment row after an attempt that must be tried again. */
 function recordAttempt(
   trx: Transaction<Database>,
   customerId: string,
   { attempt, startedAt }: AttemptInfo,
   now: number,
-  result: Omit<Insertable<EnrichmentsTable>, "customer_id" | "updated_at"> = {},
 ) {
-  const values = { ...result, attempts: attempt, started_at: startedAt, updated_at: now };
-  return trx
-    .insertInto("enrichments")
-    .values({ customer_id: customerId, ...values })
-    .onConflict((oc) => oc.column("customer_id").doUpdateSet(values))
-    .execute();
+  return upsertAttempt.run(trx, {
+    customer_id: customerId,
+    attempts: attempt,
+    started_at: startedAt,
+    updated_at: now,
+  });
 }
+
+// Prepared once (db/prepared-query.ts): they run for every enrichment.
+interface AttemptValues {
+  customer_id: string;
+  attempts: number;
+  started_at: number;
+  updated_at: number;
+}
+type ResultValues = AttemptValues &
+  Pick<EnrichmentsTable, "score" | "vip" | "threshold" | "last_error" | "enriched_at"> & {
+    signals: string;
+    profile: string;
+  };
+
+const ATTEMPT = ["customer_id", "attempts", "started_at", "updated_at"] as const;
+const RESULT = [
+  ...ATTEMPT,
+  "score",
+  "vip",
+  "threshold",
+  "signals",
+  "profile",
+  "last_error",
+  "enriched_at",
+] as const;
+
+const upsertAttempt = preparedQuery(ATTEMPT, (db, v: AttemptValues) => {
+  const { customer_id: _, ...update } = v;
+  return db
+    .insertInto("enrichments")
+    .values(v)
+    .onConflict((oc) => oc.column("customer_id").doUpdateSet(update));
+});
+
+const upsertResult = preparedQuery(RESULT, (db, v: ResultValues) => {
+  const { customer_id: _, ...update } = v;
+  return db
+    .insertInto("enrichments")
+    .values(v)
+    .onConflict((oc) => oc.column("customer_id").doUpdateSet(update));
+});
+
+const findOwner = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
+  db
+    .selectFrom("customers")
+    .innerJoin("stores", "stores.id", "customers.store_id")
+    .innerJoin("accounts", "accounts.id", "stores.account_id")
+    .select(["accounts.id as account_id", "accounts.vip_threshold"])
+    .where("customers.id", "=", v.customer_id),
+);
+
+const markEnriched = preparedQuery(["id", "now"], (db, v: { id: string; now: number }) =>
+  db
+    .updateTable("customers")
+    .set({ enrichment_status: "enriched", updated_at: v.now })
+    .where("id", "=", v.id),
+);
 
 /** Stores the result; answers whether the customer is a VIP (alerts were then enqueued). */
 export async function saveEnrichmentResult(
@@ -64,16 +121,15 @@ export async function saveEnrichmentResult(
   return deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     await saveProviderResults(trx, customerId, answers, now);
-    const owner = await trx
-      .selectFrom("customers")
-      .innerJoin("stores", "stores.id", "customers.store_id")
-      .innerJoin("accounts", "accounts.id", "stores.account_id")
-      .select(["accounts.id as account_id", "accounts.vip_threshold"])
-      .where("customers.id", "=", customerId)
-      .executeTakeFirstOrThrow();
+    const owner = await findOwner.runTakeFirst(trx, { customer_id: customerId });
+    if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
     // The threshold in force now decides; changing it later does not rewrite this decision.
     const vip = isVip(scored.score, owner.vip_threshold);
-    await recordAttempt(trx, customerId, info, now, {
+    await upsertResult.run(trx, {
+      customer_id: customerId,
+      attempts: info.attempt,
+      started_at: info.startedAt,
+      updated_at: now,
       score: scored.score,
       vip: vip ? 1 : 0,
       threshold: owner.vip_threshold,
@@ -82,11 +138,7 @@ export async function saveEnrichmentResult(
       last_error: providerErrors,
       enriched_at: now,
     });
-    await trx
-      .updateTable("customers")
-      .set({ enrichment_status: "enriched", updated_at: now })
-      .where("id", "=", customerId)
-      .execute();
+    await markEnriched.run(trx, { id: customerId, now });
     if (vip) {
       await enqueueVipAlerts(
         trx,

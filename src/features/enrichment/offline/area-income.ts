@@ -4,6 +4,7 @@
  * come up empty is its own outcome, so the score can say why the signal was skipped.
  */
 import type { Kysely } from "kysely";
+import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
 import { type ZipLookupKey, zipLookupKey } from "./us-zip.js";
 
@@ -20,11 +21,7 @@ export async function areaIncome(
 ): Promise<AreaIncome> {
   const key = zipLookupKey(zipcode, country);
   if (key.kind !== "zcta") return key;
-  const row = await db
-    .selectFrom("zip_incomes")
-    .select("median_household_income")
-    .where("zcta", "=", key.zcta)
-    .executeTakeFirst();
+  const row = await findZcta.runTakeFirst(db, { zcta: key.zcta });
   if (row)
     return {
       kind: "found",
@@ -32,6 +29,13 @@ export async function areaIncome(
       medianHouseholdIncome: Number(row.median_household_income),
     };
   // Only a miss needs the second query: is the ZIP unknown, or is there no data at all?
-  const any = await db.selectFrom("zip_incomes").select("zcta").limit(1).executeTakeFirst();
+  const any = await anyZcta.runTakeFirst(db, {});
   return any ? { kind: "unknown_zip", zcta: key.zcta } : { kind: "not_loaded" };
 }
+
+// Prepared once (db/prepared-query.ts): they run for every enrichment.
+const findZcta = preparedQuery(["zcta"], (db, v: { zcta: string }) =>
+  db.selectFrom("zip_incomes").select("median_household_income").where("zcta", "=", v.zcta),
+);
+
+const anyZcta = preparedQuery([], (db) => db.selectFrom("zip_incomes").select("zcta").limit(1));

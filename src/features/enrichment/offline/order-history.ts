@@ -9,6 +9,7 @@
  * the rank means little, so it is not computed.
  */
 import type { Kysely } from "kysely";
+import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
 import { countBelowAndEqual, type StoreWindows } from "./store-order-window.js";
 
@@ -29,15 +30,7 @@ export type StoreRank =
 
 /** The most recent order that has a total (an order without one says nothing about value). */
 export async function latestOrder(db: Kysely<Database>, customerId: string): Promise<LatestOrder> {
-  const row = await db
-    .selectFrom("orders")
-    .select(["total", "currency"])
-    .where("customer_id", "=", customerId)
-    .where("total", "is not", null)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const row = await findLatestOrder.runTakeFirst(db, { customer_id: customerId });
   return row?.total
     ? { kind: "order", total: row.total, currency: row.currency }
     : { kind: "none" };
@@ -47,13 +40,28 @@ export async function customerOrderCount(
   db: Kysely<Database>,
   customerId: string,
 ): Promise<number> {
-  const row = await db
+  const row = await countOrders.runTakeFirst(db, { customer_id: customerId });
+  return Number(row?.n ?? 0);
+}
+
+// Prepared once (db/prepared-query.ts): they run for every enrichment.
+const findLatestOrder = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
+  db
+    .selectFrom("orders")
+    .select(["total", "currency"])
+    .where("customer_id", "=", v.customer_id)
+    .where("total", "is not", null)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(1),
+);
+
+const countOrders = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
+  db
     .selectFrom("orders")
     .select((eb) => eb.fn.countAll().as("n"))
-    .where("customer_id", "=", customerId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+    .where("customer_id", "=", v.customer_id),
+);
 
 export async function rankInStore(
   db: Kysely<Database>,

@@ -12,6 +12,7 @@
  * each is two arrays of up to 1,000 numbers.
  */
 import type { Kysely } from "kysely";
+import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
 
 export const STORE_WINDOW = 1000;
@@ -110,18 +111,24 @@ function ordersSince(
   currency: string,
   since: number,
 ): Promise<OrderRow[]> {
-  return db
-    .selectFrom("orders")
-    .select(["id", "created_at", "total"])
-    .where("store_id", "=", storeId)
-    .where("created_at", ">=", since)
-    .where("currency", "=", currency)
-    .where("total", "is not", null)
-    .orderBy("created_at")
-    .orderBy("id")
-    .limit(STORE_WINDOW)
-    .execute();
+  return findOrdersSince.run(db, { store_id: storeId, currency, since });
 }
+
+/** Prepared once (db/prepared-query.ts): it runs for every enrichment. */
+const findOrdersSince = preparedQuery(
+  ["store_id", "currency", "since"],
+  (db, v: { store_id: string; currency: string; since: number }) =>
+    db
+      .selectFrom("orders")
+      .select(["id", "created_at", "total"])
+      .where("store_id", "=", v.store_id)
+      .where("created_at", ">=", v.since)
+      .where("currency", "=", v.currency)
+      .where("total", "is not", null)
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(STORE_WINDOW),
+);
 
 /** One store's window: totals in arrival order (to drop the oldest) and sorted (to rank). */
 class Window {

@@ -3,15 +3,20 @@
  * behind its limits and circuit breaker, and answers lookups posted by the main thread.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { lowerThreadPriority } from "../../../lib/lower-thread-priority.js";
 import { createProviders } from "./create-providers.js";
-import type { ProviderName } from "./provider.js";
+import type { ProviderName, ProviderQuery, ProviderResult } from "./provider.js";
 import type { FromThread, ProviderThreadData, ToThread } from "./provider-thread-messages.js";
 
 const port = parentPort;
 if (port === null) throw new Error("provider-thread-entry runs only as a worker thread");
 const data = workerData as ProviderThreadData;
+// Waiting on providers is never urgent: the thread that serves orders gets the CPU first.
+lowerThreadPriority();
 
-const post = (message: FromThread) => port.postMessage(message);
+const post = (message: FromThread, transfer: ArrayBuffer[] = []) =>
+  port.postMessage(message, transfer);
+const encoder = new TextEncoder();
 const providers = new Map(
   createProviders(data.enrichment, {
     log: {
@@ -27,44 +32,44 @@ port.on("message", (message: ToThread) => {
     inFlight.get(message.id)?.abort(new Error("aborted by the caller"));
     return;
   }
-  void lookup(message.id, message.provider, message.query);
+  void lookupAll(message.id, message.providers, message.query);
 });
 
-async function lookup(
-  id: number,
-  name: ProviderName,
-  query: Extract<ToThread, { type: "lookup" }>["query"],
-): Promise<void> {
-  const provider = providers.get(name);
-  if (provider === undefined) {
-    const error = `provider ${name} is not configured in the provider thread`;
-    post({
-      type: "result",
-      id,
-      result: { kind: "permanent", provider: name, httpStatus: null, error },
-    });
-    return;
-  }
+async function lookupAll(id: number, names: ProviderName[], query: ProviderQuery): Promise<void> {
   const controller = new AbortController();
   inFlight.set(id, controller);
   try {
-    const result = await provider.lookup(query, controller.signal);
-    const raw = "raw" in result ? result.raw : undefined;
-    post({
-      type: "result",
-      id,
-      result:
-        raw === undefined ? result : { ...result, raw: undefined, rawJson: JSON.stringify(raw) },
+    const results = await Promise.all(names.map((name) => lookup(name, query, controller.signal)));
+    // Raw bodies are moved, not copied: they leave this heap and never enter the main one.
+    const transfer: ArrayBuffer[] = [];
+    const sent = results.map((result): ProviderResult => {
+      const raw = "raw" in result ? result.raw : undefined;
+      if (raw === undefined) return result;
+      const rawJson = encoder.encode(JSON.stringify(raw));
+      transfer.push(rawJson.buffer as ArrayBuffer);
+      return { ...result, raw: undefined, rawJson };
     });
+    post({ type: "results", id, results: sent }, transfer);
+  } finally {
+    inFlight.delete(id);
+  }
+}
+
+async function lookup(
+  name: ProviderName,
+  query: ProviderQuery,
+  signal: AbortSignal,
+): Promise<ProviderResult> {
+  const provider = providers.get(name);
+  if (provider === undefined) {
+    const error = `provider ${name} is not configured in the provider thread`;
+    return { kind: "permanent", provider: name, httpStatus: null, error };
+  }
+  try {
+    return await provider.lookup(query, signal);
   } catch (error) {
     // The wrapper turns failures into values; this is a bug, reported as a transient failure.
     const text = error instanceof Error ? error.message : String(error);
-    post({
-      type: "result",
-      id,
-      result: { kind: "transient", provider: name, httpStatus: null, error: `unexpected: ${text}` },
-    });
-  } finally {
-    inFlight.delete(id);
+    return { kind: "transient", provider: name, httpStatus: null, error: `unexpected: ${text}` };
   }
 }

@@ -12,11 +12,13 @@ export interface ProviderThreadData {
 }
 
 export type ToThread =
-  | { type: "lookup"; id: number; provider: ProviderName; query: ProviderQuery }
-  /** The caller's signal fired (shutdown, lease end): end that lookup as `aborted`. */
+  /** Ask these providers, in parallel, about one person: one message per enrichment attempt. */
+  | { type: "lookup"; id: number; providers: ProviderName[]; query: ProviderQuery }
+  /** The caller's signal fired (shutdown, lease end): end those lookups as `aborted`. */
   | { type: "abort"; id: number };
 
 export type FromThread =
-  | { type: "result"; id: number; result: ProviderResult }
+  /** Every provider's answer, in the order asked, once the slowest has answered. */
+  | { type: "results"; id: number; results: ProviderResult[] }
   /** The resilience wrapper's log lines (circuit opened, closed), written by the main logger. */
   | { type: "log"; level: "info" | "warn"; details: object; message: string };

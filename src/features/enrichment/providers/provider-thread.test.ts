@@ -60,10 +60,24 @@ describe("providers on their own thread", () => {
     // The raw body crosses as JSON text; everything else is the adapter's value as it was.
     const parsed = viaThread.map(({ rawJson, ...rest }) => ({
       ...rest,
-      raw: rawJson === undefined ? undefined : JSON.parse(rawJson),
+      raw: rawJson === undefined ? undefined : JSON.parse(new TextDecoder().decode(rawJson)),
     }));
     expect(parsed).toEqual(onMain);
     expect(fakes.all().map((f) => f.requestCount())).toEqual([2, 2, 2, 2]);
+  });
+
+  it("asks several providers in one go and answers in the order asked", async () => {
+    const { providers, lookupAll } = start(fakes.env);
+    fakes.pdl.setDefaultBehaviour({ kind: "match", delay: 60 });
+    fakes.gravatar.setDefaultBehaviour({ kind: "not_found" });
+    const [pdl, , , gravatar] = providers;
+    if (pdl === undefined || gravatar === undefined) throw new Error("missing providers");
+    const results = await lookupAll([gravatar, pdl], query, AbortSignal.timeout(5_000));
+    expect(results.map((r) => [r.provider, r.kind])).toEqual([
+      ["gravatar", "not_found"],
+      ["pdl", "matched"],
+    ]);
+    expect(await lookupAll([], query, AbortSignal.timeout(5_000))).toEqual([]);
   });
 
   it("keeps many lookups apart: each answer goes to its own caller", async () => {
@@ -85,7 +99,9 @@ describe("providers on their own thread", () => {
           .toString("hex")
           .slice(0, 16)}`;
         expect(result.kind).toBe("matched");
-        expect(JSON.parse(result.rawJson ?? "null")).toMatchObject({ data: { id } });
+        expect(JSON.parse(new TextDecoder().decode(result.rawJson))).toMatchObject({
+          data: { id },
+        });
       }
     });
   });

@@ -4,13 +4,15 @@
  * parsers, timers and buffers live for seconds, and on the event loop that serves orders they
  * filled the old generation fast enough for a full garbage collection every few seconds, each
  * stalling order intake for 50–80 ms. Here they live on the thread's own heap, collected without
- * stopping the main loop; the main thread keeps only a promise per lookup.
+ * stopping the main loop; the main thread keeps one promise per enrichment attempt.
  *
  * Everything about a provider stays in the thread: adapters, timeout, concurrency cap, rate limit
  * and circuit breaker (create-providers.ts), so the thread is the one place that knows a
- * provider's health. The main thread sees ordinary `EnrichmentProvider`s: a lookup posts the
- * query, the caller's signal posts an abort, and the result comes back as the same value the
- * adapter returned. Storing results stays on the main thread, with the database.
+ * provider's health. `lookupAll` posts one message per attempt (these providers, this person),
+ * the caller's signal posts an abort, and every answer comes back in one message, each the
+ * value the adapter returned, its raw body as UTF-8 bytes moved (not copied) out of the thread.
+ * The `providers` are ordinary `EnrichmentProvider`s over the same channel. Storing results
+ * stays on the main thread, with the database.
  *
  * The thread starts on the first lookup (a CLI command never starts it) and does not keep the
  * process alive while idle. If it dies, the lookups it held come back `transient` (the job is
@@ -21,17 +23,15 @@ import type { Config } from "../../../config.js";
 import { createBackgroundPacer } from "../../../lib/background-pacer.js";
 import { startThread } from "../../../lib/start-thread.js";
 import { configuredProviderNames } from "./create-providers.js";
-import type {
-  EnrichmentProvider,
-  ProviderName,
-  ProviderQuery,
-  ProviderResult,
-} from "./provider.js";
+import type { LookupAll } from "./lookup-all.js";
+import type { EnrichmentProvider, ProviderName, ProviderResult } from "./provider.js";
 import type { FromThread, ProviderThreadData, ToThread } from "./provider-thread-messages.js";
 import type { ProviderLog } from "./resilient-provider.js";
 
 export interface ThreadedProviders {
   providers: EnrichmentProvider[];
+  /** Asks several of them in one message to the thread (one per enrichment attempt). */
+  lookupAll: LookupAll;
   /** Stops the thread; lookups still in flight come back `aborted`. */
   close(): Promise<void>;
 }
@@ -41,8 +41,8 @@ export interface ProviderThreadLog extends ProviderLog {
 }
 
 interface Pending {
-  provider: ProviderName;
-  resolve(result: ProviderResult): void;
+  providers: ProviderName[];
+  resolve(results: ProviderResult[]): void;
 }
 
 export function createThreadedProviders(
@@ -59,7 +59,7 @@ export function createThreadedProviders(
   const endAll = (result: (provider: ProviderName) => ProviderResult) => {
     for (const [id, entry] of pending) {
       pending.delete(id);
-      entry.resolve(result(entry.provider));
+      entry.resolve(entry.providers.map(result));
     }
   };
 
@@ -78,8 +78,8 @@ export function createThreadedProviders(
       if (entry === undefined) return;
       pending.delete(message.id);
       if (pending.size === 0) thread.unref();
-      // What a result sets off (storing it, scoring) yields to order requests between results.
-      pacer.run(() => entry.resolve(message.result));
+      // What the answers set off (scoring, storing) yields to order requests between attempts.
+      pacer.run(() => entry.resolve(message.results));
     });
     thread.on("error", (error) => log.error({ err: error }, "provider thread failed"));
     thread.on("exit", (code) => {
@@ -97,35 +97,40 @@ export function createThreadedProviders(
     return thread;
   }
 
-  function lookup(
-    provider: ProviderName,
-    query: ProviderQuery,
-    signal: AbortSignal,
-  ): Promise<ProviderResult> {
-    if (closed || signal.aborted) return Promise.resolve(aborted(provider));
+  const lookupAll: LookupAll = (providers, query, signal) => {
+    const asked = providers.map((p) => p.name);
+    if (asked.length === 0) return Promise.resolve([]);
+    if (closed || signal.aborted) return Promise.resolve(asked.map(aborted));
     worker ??= start();
     const thread = worker;
     const id = nextId++;
-    return new Promise<ProviderResult>((resolve) => {
+    return new Promise<ProviderResult[]>((resolve) => {
       const onAbort = () => post(thread, { type: "abort", id });
       signal.addEventListener("abort", onAbort, { once: true });
       if (pending.size === 0) thread.ref();
       pending.set(id, {
-        provider,
-        resolve: (result) => {
+        providers: asked,
+        resolve: (results) => {
           signal.removeEventListener("abort", onAbort);
-          resolve(result);
+          resolve(results);
         },
       });
-      post(thread, { type: "lookup", id, provider, query });
+      post(thread, { type: "lookup", id, providers: asked, query });
     });
-  }
+  };
+
+  const providers = names.map((name) => {
+    const provider: EnrichmentProvider = {
+      name,
+      lookup: async (query, signal) =>
+        (await lookupAll([provider], query, signal))[0] ?? aborted(name),
+    };
+    return provider;
+  });
 
   return {
-    providers: names.map((name) => ({
-      name,
-      lookup: (query, signal) => lookup(name, query, signal),
-    })),
+    providers,
+    lookupAll,
     async close() {
       closed = true;
       endAll(aborted);

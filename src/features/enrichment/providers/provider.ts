@@ -103,10 +103,11 @@ export type ProviderResult = (
     }
 ) & {
   /**
-   * `raw` already serialised, set instead of it by the provider thread: one flat string crosses
-   * threads and waits for the attempt's other answers far more cheaply than the parsed object.
+   * `raw` already serialised as UTF-8 JSON, set instead of it by the provider thread. The bytes
+   * are moved across threads, not copied, and live outside the JS heap while they wait for the
+   * attempt's other answers: the garbage collector neither copies nor scans them.
    */
-  rawJson?: string;
+  rawJson?: Uint8Array;
 };
 
 export interface EnrichmentProvider {
