@@ -54,39 +54,29 @@ interface JobValues {
 /** Prepared once (db/prepared-query.ts): every new customer enqueues a job on the order path. */
 const upsertJob = preparedQuery(
   ["id", "task", "payload", "job_key", "run_at", "max_attempts", "now"],
-  (db, v: JobValues) =>
-    db
+  (db, v: JobValues) => {
+    // A new row and a revived one start alike: due at run_at, no attempt, no error, no lease.
+    const fresh = {
+      task: v.task,
+      payload: v.payload,
+      run_at: v.run_at,
+      attempts: 0,
+      max_attempts: v.max_attempts,
+      last_error: null,
+      locked_by: null,
+      locked_until: null,
+      updated_at: v.now,
+    };
+    return db
       .insertInto("jobs")
-      .values({
-        id: v.id,
-        task: v.task,
-        payload: v.payload,
-        job_key: v.job_key,
-        run_at: v.run_at,
-        attempts: 0,
-        max_attempts: v.max_attempts,
-        last_error: null,
-        locked_by: null,
-        locked_until: null,
-        created_at: v.now,
-        updated_at: v.now,
-      })
+      .values({ id: v.id, job_key: v.job_key, created_at: v.now, ...fresh })
       .onConflict((oc) =>
         oc
           .column("job_key")
-          .doUpdateSet({
-            task: v.task,
-            payload: v.payload,
-            run_at: v.run_at,
-            attempts: 0,
-            max_attempts: v.max_attempts,
-            last_error: null,
-            locked_by: null,
-            locked_until: null,
-            updated_at: v.now,
-          })
+          .doUpdateSet(fresh)
           .where((eb) =>
             eb.or([eb("jobs.locked_until", "is", null), eb("jobs.locked_until", "<", v.now)]),
           ),
-      ),
+      );
+  },
 );

@@ -62,20 +62,7 @@ async function addOrder(
   total: string | null,
   currency = "USD",
 ): Promise<void> {
-  const now = tick();
-  await db
-    .insertInto("orders")
-    .values({
-      id: newId(now),
-      store_id: storeId,
-      customer_id: customerId,
-      external_order_id: null,
-      order_number: null,
-      total,
-      currency,
-      created_at: now,
-    })
-    .execute();
+  await addOrders(db, storeId, customerId, [total], currency);
 }
 
 /** Many orders in one statement, each a millisecond after the last. */
@@ -83,7 +70,8 @@ async function addOrders(
   db: Kysely<Database>,
   storeId: string,
   customerId: string,
-  totals: string[],
+  totals: Array<string | null>,
+  currency = "USD",
 ): Promise<void> {
   const rows = totals.map((total) => {
     const now = tick();
@@ -94,7 +82,7 @@ async function addOrders(
       external_order_id: null,
       order_number: null,
       total,
-      currency: "USD",
+      currency,
       created_at: now,
     };
   });

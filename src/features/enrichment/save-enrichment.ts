@@ -3,7 +3,7 @@
  * and (for a VIP) the alert jobs are one transaction: no VIP can be stored without its alerts,
  * nor alerted twice.
  */
-import type { Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database, EnrichmentsTable } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
@@ -77,21 +77,17 @@ const RESULT = [
   "enriched_at",
 ] as const;
 
-const upsertAttempt = preparedQuery(ATTEMPT, (db, v: AttemptValues) => {
+/** Inserts the customer's enrichment row or updates every given column of it. */
+function upsertEnrichment(db: Kysely<Database> | Transaction<Database>, v: AttemptValues) {
   const { customer_id: _, ...update } = v;
   return db
     .insertInto("enrichments")
     .values(v)
     .onConflict((oc) => oc.column("customer_id").doUpdateSet(update));
-});
+}
 
-const upsertResult = preparedQuery(RESULT, (db, v: ResultValues) => {
-  const { customer_id: _, ...update } = v;
-  return db
-    .insertInto("enrichments")
-    .values(v)
-    .onConflict((oc) => oc.column("customer_id").doUpdateSet(update));
-});
+const upsertAttempt = preparedQuery(ATTEMPT, upsertEnrichment);
+const upsertResult = preparedQuery(RESULT, (db, v: ResultValues) => upsertEnrichment(db, v));
 
 const findOwner = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
   db

@@ -63,7 +63,8 @@ export async function callWithDeadline(
   }
 }
 
-async function lookupSafely(
+/** An adapter must not throw; if one does (a bug), the error becomes a transient result. */
+export async function lookupSafely(
   inner: EnrichmentProvider,
   query: ProviderQuery,
   signal: AbortSignal,
