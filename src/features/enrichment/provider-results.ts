@@ -22,16 +22,13 @@ export async function saveProviderResults(
   if (results.length === 0) return;
   const values: Record<string, unknown> = {};
   results.forEach((result, i) => {
-    const raw =
-      (result.rawJson === undefined ? undefined : decoder.decode(result.rawJson)) ??
-      ("raw" in result && result.raw !== undefined ? JSON.stringify(result.raw) : null);
     Object.assign(values, {
       [`id${i}`]: newId(now),
       [`customer_id${i}`]: customerId,
       [`provider${i}`]: result.provider,
       [`outcome${i}`]: result.kind,
       [`http_status${i}`]: result.httpStatus,
-      [`raw${i}`]: raw,
+      [`raw${i}`]: rawText(result),
       [`profile${i}`]: result.kind === "matched" ? JSON.stringify(result.profile) : null,
       [`error${i}`]:
         result.kind === "transient" || result.kind === "permanent" ? result.error : null,
@@ -42,6 +39,12 @@ export async function saveProviderResults(
 }
 
 const decoder = new TextDecoder();
+
+/** The raw answer as JSON text: already serialised by the provider thread, or serialised here. */
+function rawText(result: ProviderResult): string | null {
+  if (result.rawJson !== undefined) return decoder.decode(result.rawJson);
+  return "raw" in result && result.raw !== undefined ? JSON.stringify(result.raw) : null;
+}
 
 const COLUMNS = [
   "id",

@@ -33,22 +33,12 @@ export async function saveUnfinishedAttempt(
   await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     await saveProviderResults(trx, customerId, answers, now);
-    await recordAttempt(trx, customerId, info, now);
-  });
-}
-
-/** The customer's enrichment row after an attempt that must be tried again. */
-function recordAttempt(
-  trx: Transaction<Database>,
-  customerId: string,
-  { attempt, startedAt }: AttemptInfo,
-  now: number,
-) {
-  return upsertAttempt.run(trx, {
-    customer_id: customerId,
-    attempts: attempt,
-    started_at: startedAt,
-    updated_at: now,
+    await upsertAttempt.run(trx, {
+      customer_id: customerId,
+      attempts: info.attempt,
+      started_at: info.startedAt,
+      updated_at: now,
+    });
   });
 }
 
