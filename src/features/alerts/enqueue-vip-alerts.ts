@@ -9,6 +9,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { AlertChannel, Database } from "../../db/schema.js";
+import { preparedQuery } from "../../db/prepared-query.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { newId } from "../../lib/ids.js";
 import { splitAlertEmails } from "./alert-settings.js";
@@ -54,11 +55,7 @@ export async function enqueueVipAlerts(
   now: number,
   options: EnqueueAlertOptions = {},
 ): Promise<QueuedAlert[]> {
-  const account = await trx
-    .selectFrom("accounts")
-    .select(["slack_webhook_url", "alert_emails"])
-    .where("id", "=", vip.accountId)
-    .executeTakeFirst();
+  const account = await findChannels.runTakeFirst(trx, { id: vip.accountId });
   if (!account) return [];
   const targets: Array<[AlertChannel, string]> = [];
   const webhook = account.slack_webhook_url?.trim() ?? "";
@@ -105,3 +102,8 @@ export async function enqueueVipAlerts(
   }
   return queued;
 }
+
+/** Prepared once (db/prepared-query.ts): it runs for every VIP. */
+const findChannels = preparedQuery(["id"], (db, v: { id: string }) =>
+  db.selectFrom("accounts").select(["slack_webhook_url", "alert_emails"]).where("id", "=", v.id),
+);

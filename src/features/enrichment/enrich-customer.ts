@@ -20,7 +20,7 @@ import type { Deps } from "../../deps.js";
 import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
 import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
-import { settledAnswers } from "./provider-results.js";
+import { type SettledAnswers, settledAnswers } from "./provider-results.js";
 import type { ProviderQuery } from "./providers/provider.js";
 import {
   markEnrichmentFailed,
@@ -32,6 +32,8 @@ import { scoreCustomer } from "./score-customer.js";
 /** How long a provider may keep saying "later" before that counts as failing. */
 export const MAX_WAITING_MS = 10 * 60_000;
 const WAIT_CAUSES = new Set(["rate_limited", "pending"]);
+
+const NONE_SETTLED: SettledAnswers = { providers: new Set(), matches: [] };
 
 const Payload = z.object({ customerId: z.string().min(1) });
 type Payload = z.infer<typeof Payload>;
@@ -61,7 +63,9 @@ async function enrichCustomer(
   if (customer.enrichment_status === "enriched") return { kind: "done" };
 
   const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now() };
-  const settled = await settledAnswers(db, customerId);
+  // Answers are only ever stored with the enrichment row (save-enrichment.ts): without the row,
+  // as on every new customer's first attempt, there is nothing to look up.
+  const settled = customer.has_enrichment_row ? await settledAnswers(db, customerId) : NONE_SETTLED;
   const query: ProviderQuery = {
     email: customer.email,
     emailNormalized: customer.email_normalized,
@@ -102,7 +106,7 @@ async function enrichCustomer(
   const permanent = results.flatMap((r) =>
     r.kind === "permanent" ? [`${r.provider}: ${r.error}`] : [],
   );
-  const scored = await scoreCustomer({ db, windows, now }, customerId, matches, providers.length);
+  const scored = await scoreCustomer({ db, windows, now }, customer, matches, providers.length);
   const vip = await saveEnrichmentResult(
     deps,
     customerId,
@@ -116,19 +120,28 @@ async function enrichCustomer(
   return { kind: "done" };
 }
 
-/** Prepared once (db/prepared-query.ts): it runs for every enrichment. */
+/**
+ * Prepared once (db/prepared-query.ts): it runs for every enrichment. Everything the attempt
+ * needs of the customer, the offline signals' columns included, and whether the enrichment row
+ * exists yet.
+ */
 const findCustomer = preparedQuery(["id"], (db, v: { id: string }) =>
   db
     .selectFrom("customers")
-    .select([
-      "id",
-      "email",
-      "email_normalized",
-      "first_name",
-      "last_name",
-      "phone",
-      "enrichment_status",
-      "updated_at",
+    .leftJoin("enrichments", "enrichments.customer_id", "customers.id")
+    .select((eb) => [
+      "customers.id",
+      "customers.store_id",
+      "customers.email",
+      "customers.email_normalized",
+      "customers.first_name",
+      "customers.last_name",
+      "customers.phone",
+      "customers.address_zipcode",
+      "customers.address_country",
+      "customers.enrichment_status",
+      "customers.updated_at",
+      eb("enrichments.customer_id", "is not", null).as("has_enrichment_row"),
     ])
-    .where("id", "=", v.id),
+    .where("customers.id", "=", v.id),
 );

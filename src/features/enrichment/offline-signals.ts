@@ -8,8 +8,7 @@
  * a silent error); the store comparison works in any currency, against orders in the same one.
  */
 import type { Kysely } from "kysely";
-import { preparedQuery } from "../../db/prepared-query.js";
-import type { Database } from "../../db/schema.js";
+import type { Customer, Database } from "../../db/schema.js";
 import { type AreaIncome, areaIncome } from "./offline/area-income.js";
 import { classifyEmailDomain, type EmailDomain } from "./offline/email-domain.js";
 import {
@@ -32,19 +31,27 @@ export interface OfflineSignals {
   area: AreaIncome;
 }
 
+/**
+ * What the offline signals need to know of the customer. All of it is written once, when the
+ * customer is created (later orders never overwrite it), so the caller's earlier read of the
+ * row is as good as a fresh one.
+ */
+export type OfflineSubject = Pick<
+  Customer,
+  "id" | "store_id" | "email_normalized" | "address_zipcode" | "address_country"
+>;
+
 export async function gatherOfflineSignals(
   db: Kysely<Database>,
   windows: StoreWindows,
-  customerId: string,
+  customer: OfflineSubject,
   now: number,
 ): Promise<OfflineSignals> {
-  const customer = await findCustomer.runTakeFirst(db, { id: customerId });
-  if (!customer) throw new Error(`customer ${customerId} does not exist`);
   // Sequential on purpose: a handful of sub-millisecond queries, and one enrichment should hold
   // one pooled connection at a time, not four, when fifty run at once.
-  const order = await latestOrder(db, customerId);
+  const order = await latestOrder(db, customer.id);
   const storeRank = await rankInStore(db, windows, customer.store_id, order, now);
-  const orderCount = await customerOrderCount(db, customerId);
+  const orderCount = await customerOrderCount(db, customer.id);
   const area = await areaIncome(db, customer.address_zipcode, customer.address_country);
   return {
     latestOrder: order,
@@ -54,11 +61,3 @@ export async function gatherOfflineSignals(
     area,
   };
 }
-
-/** Prepared once (db/prepared-query.ts): it runs for every enrichment. */
-const findCustomer = preparedQuery(["id"], (db, v: { id: string }) =>
-  db
-    .selectFrom("customers")
-    .select(["store_id", "email_normalized", "address_zipcode", "address_country"])
-    .where("id", "=", v.id),
-);

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { mergeProfiles } from "./merge-profiles.js";
 import type { StoreWindows } from "./offline/store-order-window.js";
-import { gatherOfflineSignals } from "./offline-signals.js";
+import { gatherOfflineSignals, type OfflineSubject } from "./offline-signals.js";
 import type { ProfileFragment, ProviderName } from "./providers/provider.js";
 import { computeScore, type ScoreSignal } from "./score/compute-score.js";
 
@@ -24,7 +24,7 @@ export interface ScoringContext {
 
 export async function scoreCustomer(
   { db, windows, now }: ScoringContext,
-  customerId: string,
+  customer: OfflineSubject,
   matches: Array<{ provider: ProviderName; profile: ProfileFragment }>,
   providersConfigured: number,
 ): Promise<ScoredCustomer> {
@@ -32,7 +32,7 @@ export async function scoreCustomer(
     (a, b) => PRECEDENCE.indexOf(a.provider) - PRECEDENCE.indexOf(b.provider),
   );
   const profile = mergeProfiles(ordered.map((m) => m.profile));
-  const offline = await gatherOfflineSignals(db, windows, customerId, now);
+  const offline = await gatherOfflineSignals(db, windows, customer, now);
   const noProfileReason =
     providersConfigured === 0 ? "no enrichment provider configured" : undefined;
   const { score, signals } = computeScore({ profile, offline, noProfileReason });
