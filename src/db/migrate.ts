@@ -8,7 +8,7 @@ import * as m0002 from "./migrations/0002_enrichment.js";
 import * as m0003 from "./migrations/0003_alerts.js";
 import * as m0004 from "./migrations/0004_sessions.js";
 import * as m0005 from "./migrations/0005_due_jobs_index.js";
-import * as m0006 from "./migrations/0006_orders_customer_latest_index.js";
+import * as m0006 from "./migrations/0006_order_history_indexes.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,7 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0003_alerts": m0003,
   "0004_sessions": m0004,
   "0005_due_jobs_index": m0005,
-  "0006_orders_customer_latest_index": m0006,
+  "0006_order_history_indexes": m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

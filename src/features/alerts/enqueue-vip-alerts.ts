@@ -8,8 +8,8 @@
  * The caller decides who is a VIP; this function alerts whoever it is given.
  */
 import type { Kysely, Transaction } from "kysely";
-import type { AlertChannel, Database } from "../../db/schema.js";
 import { preparedQuery } from "../../db/prepared-query.js";
+import type { AlertChannel, Database } from "../../db/schema.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { newId } from "../../lib/ids.js";
 import { splitAlertEmails } from "./alert-settings.js";

@@ -106,12 +106,13 @@ async function enrichCustomer(
   const permanent = results.flatMap((r) =>
     r.kind === "permanent" ? [`${r.provider}: ${r.error}`] : [],
   );
-  const scored = await scoreCustomer({ db, windows, now }, customer, matches, providers.length);
+  // Scored inside the transaction that stores the result: the score reads the data it is
+  // stored with (and on SQLite reads through the writer's warm page cache).
   const vip = await saveEnrichmentResult(
     deps,
     customerId,
     attempt,
-    scored,
+    (trx) => scoreCustomer({ db: trx, windows, now }, customer, matches, providers.length),
     results,
     permanent.length > 0 ? permanent.join("; ") : null,
   );

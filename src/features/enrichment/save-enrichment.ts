@@ -95,17 +95,21 @@ const markEnriched = preparedQuery(["id", "now"], (db, v: { id: string; now: num
     .where("id", "=", v.id),
 );
 
-/** Stores the result; answers whether the customer is a VIP (alerts were then enqueued). */
+/**
+ * Scores the customer (`score` runs inside the transaction) and stores the result; answers
+ * whether the customer is a VIP (alerts were then enqueued).
+ */
 export async function saveEnrichmentResult(
   deps: Pick<Deps, "db" | "clock" | "alerts">,
   customerId: string,
   info: AttemptInfo,
-  scored: ScoredCustomer,
+  score: (trx: Transaction<Database>) => Promise<ScoredCustomer>,
   answers: ProviderResult[],
   providerErrors: string | null,
 ): Promise<boolean> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
+    const scored = await score(trx);
     await saveProviderResults(trx, customerId, answers, now);
     const owner = await findOwner.runTakeFirst(trx, { customer_id: customerId });
     if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
