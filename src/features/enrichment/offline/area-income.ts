@@ -3,7 +3,7 @@
  * the `zip_incomes` table that `velvet data import-zip-income` loads. Each way the lookup can
  * come up empty is its own outcome, so the score can say why the signal was skipped.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
 import { type ZipLookupKey, zipLookupKey } from "./us-zip.js";
@@ -38,4 +38,6 @@ const findZcta = preparedQuery(["zcta"], (db, v: { zcta: string }) =>
   db.selectFrom("zip_incomes").select("median_household_income").where("zcta", "=", v.zcta),
 );
 
-const anyZcta = preparedQuery([], (db) => db.selectFrom("zip_incomes").select("zcta").limit(1));
+const anyZcta = preparedQuery([], (db) =>
+  db.selectFrom("zip_incomes").select("zcta").limit(sql.lit(1)),
+);

@@ -8,7 +8,7 @@
  * (store_id, created_at), never a scan of a large store's whole history). Below MIN_STORE_ORDERS
  * the rank means little, so it is not computed.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
 import { countBelowAndEqual, type StoreWindows } from "./store-order-window.js";
@@ -44,7 +44,9 @@ export async function customerOrderCount(
   return Number(row?.n ?? 0);
 }
 
-// Prepared once (db/prepared-query.ts): they run for every enrichment.
+// Prepared once (db/prepared-query.ts): they run for every enrichment. The LIMIT is a literal:
+// SQLite runs `LIMIT ?` markedly slower than `LIMIT 1` (≈ 9 vs 4.5 µs alone, 78 vs 22 µs
+// on the busy server), and the value never changes.
 const findLatestOrder = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
   db
     .selectFrom("orders")
@@ -53,7 +55,7 @@ const findLatestOrder = preparedQuery(["customer_id"], (db, v: { customer_id: st
     .where("total", "is not", null)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
-    .limit(1),
+    .limit(sql.lit(1)),
 );
 
 const countOrders = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>

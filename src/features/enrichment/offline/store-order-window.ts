@@ -11,7 +11,7 @@
  * every REBUILD_MS. At most MAX_STORES windows are kept, the least recently used going first;
  * each is two arrays of up to 1,000 numbers.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
 
@@ -114,7 +114,10 @@ function ordersSince(
   return findOrdersSince.run(db, { store_id: storeId, currency, since });
 }
 
-/** Prepared once (db/prepared-query.ts): it runs for every enrichment. */
+/**
+ * Prepared once (db/prepared-query.ts): it runs for every enrichment. The LIMIT is a literal,
+ * as in order-history.ts: SQLite runs a bound `LIMIT ?` slower.
+ */
 const findOrdersSince = preparedQuery(
   ["store_id", "currency", "since"],
   (db, v: { store_id: string; currency: string; since: number }) =>
@@ -127,7 +130,7 @@ const findOrdersSince = preparedQuery(
       .where("total", "is not", null)
       .orderBy("created_at")
       .orderBy("id")
-      .limit(STORE_WINDOW),
+      .limit(sql.lit(STORE_WINDOW)),
 );
 
 /** One store's window: totals in arrival order (to drop the oldest) and sorted (to rank). */
