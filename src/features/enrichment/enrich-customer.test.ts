@@ -7,7 +7,10 @@ import { type FakeProviders, startFakeProviders } from "../../../test/fakes/prov
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { newId } from "../../lib/ids.js";
 import { getCustomerReport } from "../customers/get-customer-report.js";
+import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
 
 // Gravatar's default limit (16/min, its documented anonymous quota) would pace these tests.
 const FAST_RETRIES = {
@@ -155,6 +158,26 @@ for (const engine of ENGINES) {
       expect(r?.enrichment.score).toBeLessThanOrEqual(70);
       const signals = r?.enrichment.signals as Array<{ signal: string; value: unknown }>;
       expect(signals.some((s) => s.value === "no provider matched")).toBe(true);
+    });
+
+    it("a job for a customer that does not exist fails at once, without retries", async () => {
+      const customerId = newId();
+      const db = app.deps.db.kysely;
+      await enqueueJob(db, { task: ENRICH_CUSTOMER_TASK, payload: { customerId } }, Date.now());
+      app.deps.jobs.notify();
+      const job = () =>
+        db
+          .selectFrom("jobs")
+          .select(["attempts", "max_attempts", "last_error", "locked_by"])
+          .where("payload", "=", JSON.stringify({ customerId }))
+          .executeTakeFirstOrThrow();
+      await waitFor(
+        "given up",
+        async () => (await job()).locked_by === null && (await job()).attempts > 0,
+      );
+      const given = await job();
+      expect(given.attempts).toBe(given.max_attempts);
+      expect(given.last_error).toBe(`customer ${customerId} does not exist`);
     });
   });
 }
