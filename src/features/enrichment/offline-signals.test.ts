@@ -6,11 +6,16 @@ import { migrateToLatest } from "../../db/migrate.js";
 import type { Database } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
 import { MIN_STORE_ORDERS } from "./offline/order-history.js";
-import type { StoreWindows } from "./offline/store-order-window.js";
-import { createStoreWindows, REBUILD_MS, STORE_WINDOW } from "./offline/store-order-window.js";
+import {
+  createStoreWindows,
+  REBUILD_MS,
+  STORE_WINDOW,
+  type StoreWindows,
+} from "./offline/store-order-window.js";
 import { gatherOfflineSignals } from "./offline-signals.js";
 
 let clock = Date.UTC(2025, 0, 1);
+const tick = () => ++clock;
 
 /** The signals of a stored customer, read as the enrichment job reads it. */
 async function signalsOf(db: Kysely<Database>, windows: StoreWindows, id: string, now: number) {
@@ -21,7 +26,6 @@ async function signalsOf(db: Kysely<Database>, windows: StoreWindows, id: string
     .executeTakeFirstOrThrow();
   return gatherOfflineSignals(db, windows, customer, now);
 }
-const tick = () => ++clock;
 
 async function createStore(db: Kysely<Database>): Promise<string> {
   const accountId = newId();

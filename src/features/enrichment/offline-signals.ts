@@ -47,8 +47,8 @@ export async function gatherOfflineSignals(
   customer: OfflineSubject,
   now: number,
 ): Promise<OfflineSignals> {
-  // Sequential on purpose: a handful of sub-millisecond queries, and one enrichment should hold
-  // one pooled connection at a time, not four, when fifty run at once.
+  // Sequential: a handful of sub-millisecond queries, run inside the transaction that stores
+  // the result (save-enrichment.ts), on its one connection.
   const order = await latestOrder(db, customer.id);
   const storeRank = await rankInStore(db, windows, customer.store_id, order, now);
   const orderCount = await customerOrderCount(db, customer.id);

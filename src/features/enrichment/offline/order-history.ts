@@ -5,7 +5,7 @@
  * The store comparison looks at the store's latest STORE_WINDOW orders in the same currency that
  * carry a total (the customer's own order included; store-order-window.ts reads and keeps them):
  * recent prices are the relevant yardstick, and the window bounds the cost (an index walk on
- * (store_id, created_at), never a scan of a large store's whole history). Below MIN_STORE_ORDERS
+ * (store_id, created_at, id), never a scan of a large store's whole history). Below MIN_STORE_ORDERS
  * the rank means little, so it is not computed.
  */
 import { type Kysely, sql } from "kysely";
