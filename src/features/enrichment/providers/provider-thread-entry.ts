@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { lowerThreadPriority } from "../../../lib/lower-thread-priority.js";
+import { lookupSafely } from "./call-with-deadline.js";
 import { createProviders } from "./create-providers.js";
 import type { ProviderName, ProviderQuery, ProviderResult } from "./provider.js";
 import type { FromThread, ProviderThreadData, ToThread } from "./provider-thread-messages.js";
@@ -65,11 +66,5 @@ async function lookup(
     const error = `provider ${name} is not configured in the provider thread`;
     return { kind: "permanent", provider: name, httpStatus: null, error };
   }
-  try {
-    return await provider.lookup(query, signal);
-  } catch (error) {
-    // The wrapper turns failures into values; this is a bug, reported as a transient failure.
-    const text = error instanceof Error ? error.message : String(error);
-    return { kind: "transient", provider: name, httpStatus: null, error: `unexpected: ${text}` };
-  }
+  return lookupSafely(provider, query, signal);
 }
