@@ -45,6 +45,9 @@ function openSqlite(file: string, options: OpenOptions): Db {
   // Each transaction runs in a savepoint (sqlite-driver.ts), whose statement journal would
   // otherwise be a temporary file: in memory it costs a few µs instead of ~40 µs a transaction.
   writer.pragma("temp_store = MEMORY");
+  // Deleted rows and freed pages are overwritten with zeros, so an erased person's data is not
+  // left behind in free space of the file (features/privacy/scrub-database-files.ts).
+  writer.pragma("secure_delete = ON");
   // A second connection serves reads outside transactions (see sqlite-driver.ts).
   let reader: SQLite.Database | null = null;
   if (file !== ":memory:") {

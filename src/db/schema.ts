@@ -17,6 +17,8 @@ export interface AccountsTable {
   /** Alert recipients, comma-separated. */
   alert_emails: string | null;
   created_at: number;
+  /** Set when the owner closed the account (its customers erased, keys revoked). */
+  closed_at: Generated<number | null>;
 }
 
 export interface UsersTable {
@@ -77,7 +79,8 @@ export interface UsageChargesTable {
   id: string;
   account_id: string;
   store_id: string;
-  customer_id: string;
+  /** Null once the customer was erased: billing keeps amount, price and month, not the person. */
+  customer_id: string | null;
   unit_price_usd: string;
   created_at: number;
 }
@@ -128,6 +131,8 @@ export interface ProviderResultsTable {
   profile: string | null;
   error: string | null;
   fetched_at: number;
+  /** When retention removed `raw` (PROVIDER_DATA_RETENTION_DAYS); the profile stays. */
+  raw_cleared_at: Generated<number | null>;
 }
 
 export interface ZipIncomesTable {
@@ -187,6 +192,23 @@ export interface LoginAttemptsTable {
   succeeded: number;
 }
 
+export type AuditActorKind = "user" | "cli" | "system";
+
+/** Append-only (the database refuses UPDATE and DELETE): who did what, and when. */
+export interface AuditEventsTable {
+  id: string;
+  account_id: string;
+  occurred_at: number;
+  actor_kind: AuditActorKind;
+  /** The dashboard user's e-mail, the OS user of a CLI command, or the system task's name. */
+  actor: string;
+  action: string;
+  /** What it was done to, by id only (a key id, a customer id): never a person's e-mail. */
+  subject: string | null;
+  /** JSON object with the particulars (which settings changed, how many rows went). */
+  details: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -203,6 +225,7 @@ export interface Database {
   alert_attempts: AlertAttemptsTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
+  audit_events: AuditEventsTable;
 }
 
 export type Customer = Selectable<CustomersTable>;

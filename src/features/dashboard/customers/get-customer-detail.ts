@@ -64,7 +64,7 @@ export async function getCustomerDetail(
       .executeTakeFirst(),
     db
       .selectFrom("provider_results")
-      .select(["provider", "outcome", "http_status", "error", "fetched_at"])
+      .select(["provider", "outcome", "http_status", "error", "fetched_at", "raw_cleared_at"])
       .where("customer_id", "=", customer.id)
       .orderBy("provider")
       .execute(),

@@ -1,0 +1,31 @@
+/**
+ * After an erasure: make sure no copy of the deleted rows is left in the database's files.
+ *
+ * SQLite: the writer connection runs with `secure_delete` on (db/connect.ts), so deleted cells
+ * and freed pages are overwritten with zeros in the database file; but the WAL still holds the
+ * pages as they were before, until it is copied back and emptied. A TRUNCATE checkpoint does
+ * both (the WAL ends at zero bytes). It waits (busy_timeout) for readers of older snapshots; if
+ * one holds on past that, the WAL keeps old frames until the next full checkpoint, and the
+ * answer says so.
+ *
+ * PostgreSQL: the rows are gone from every query, dump and replica from the commit on; their
+ * dead tuples stay in the table files until (auto)vacuum reclaims the space (README).
+ */
+import { sql } from "kysely";
+import type { Db } from "../../db/connect.js";
+
+export interface ScrubResult {
+  /** SQLite: the WAL was emptied. Always true on PostgreSQL (nothing to do). */
+  walCleared: boolean;
+}
+
+export async function scrubDatabaseFiles(db: Db): Promise<ScrubResult> {
+  if (db.dialect !== "sqlite") return { walCleared: true };
+  const { rows } = await sql<{
+    busy: number;
+    log: number;
+    checkpointed: number;
+  }>`pragma wal_checkpoint(TRUNCATE)`.execute(db.kysely);
+  const row = rows[0];
+  return { walCleared: row !== undefined && row.busy === 0 };
+}
