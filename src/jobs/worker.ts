@@ -15,6 +15,7 @@ import { createBackgroundPacer } from "../lib/background-pacer.js";
 import { DEFAULT_BACKOFF } from "./backoff.js";
 import { type ClaimedJob, claimAbandonedJobs, claimJobs } from "./claim-jobs.js";
 import { doorbell, settledWithin } from "./doorbell.js";
+import { ensurePeriodicJobs } from "./periodic-jobs.js";
 import type { JobWakeup } from "./job-wakeup.js";
 import {
   giveUpAbandonedJob,
@@ -232,7 +233,9 @@ export function createWorker(
         { concurrency, pollIntervalMs, leaseMs, tasks: [...runner.tasks.keys()] },
         "worker started",
       );
-      loopDone = loop();
+      loopDone = ensurePeriodicJobs(deps.db, [...runner.tasks.values()], deps.clock.now())
+        .catch((error) => log.error({ err: error }, "scheduling periodic jobs failed"))
+        .then(loop);
     },
     stop() {
       if (state === "idle") state = "stopped";
