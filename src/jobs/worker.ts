@@ -15,8 +15,8 @@ import { createBackgroundPacer } from "../lib/background-pacer.js";
 import { DEFAULT_BACKOFF } from "./backoff.js";
 import { type ClaimedJob, claimAbandonedJobs, claimJobs } from "./claim-jobs.js";
 import { doorbell, settledWithin } from "./doorbell.js";
-import { ensurePeriodicJobs } from "./periodic-jobs.js";
 import type { JobWakeup } from "./job-wakeup.js";
+import { ensurePeriodicJobs } from "./periodic-jobs.js";
 import {
   giveUpAbandonedJob,
   type JobRunner,
