@@ -13,3 +13,11 @@ export function parseId(value: string): string {
   if (!isUuid(value)) throw new InvalidArgumentError("expected an id (UUID)");
   return value.toLowerCase();
 }
+
+export function parsePage(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1) {
+    throw new InvalidArgumentError("the page is a whole number from 1");
+  }
+  return n;
+}

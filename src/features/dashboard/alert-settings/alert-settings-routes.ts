@@ -1,9 +1,10 @@
 /** Settings → Alerts: show, save, remove the webhook, send a test message. */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
-import { updateAccount } from "../../accounts/update-account.js";
+import { changeAlertSettings } from "../../accounts/change-alert-settings.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
+import { userActor } from "../../audit/audit-actor.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -87,12 +88,29 @@ export function registerAlertSettingsRoutes(
     };
     const form = readAlertSettingsForm(values, policy);
     if (!form.ok) return render(deps, reply, session, { values, errors: form.errors }, 400);
-    await updateAccount(deps.db.kysely, session.accountId, form.settings);
+    await changeAlertSettings(
+      deps.db.kysely,
+      {
+        accountId: session.accountId,
+        settings: form.settings,
+        actor: userActor(session.userEmail),
+      },
+      deps.clock.now(),
+    );
     return seeOther(reply, `${PATH}?notice=saved`);
   });
 
   app.post(`${PATH}/webhook/remove`, actionOptions(deps), async (request, reply) => {
-    await updateAccount(deps.db.kysely, sessionOf(request).accountId, { slackWebhookUrl: null });
+    const session = sessionOf(request);
+    await changeAlertSettings(
+      deps.db.kysely,
+      {
+        accountId: session.accountId,
+        settings: { slackWebhookUrl: null },
+        actor: userActor(session.userEmail),
+      },
+      deps.clock.now(),
+    );
     return seeOther(reply, `${PATH}?notice=webhook-removed`);
   });
 

@@ -1,6 +1,9 @@
 /** GET/POST /login, GET/POST /signup, POST /logout. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../../deps.js";
+import { userActor } from "../../audit/audit-actor.js";
+import { recordAuditEvent } from "../../audit/record-audit-event.js";
+import { normalizeEmail } from "../../orders/email-address.js";
 import { flashKey } from "../api-access/key-flash.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
@@ -70,6 +73,15 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps): void {
       password: formField(request.body, "password"),
       ip: request.ip,
     });
+    const actor = userActor(normalizeEmail(email));
+    if (result.kind === "invalid" && result.accountId !== undefined) {
+      const event = { accountId: result.accountId, actor, action: "user.sign_in_failed" } as const;
+      await recordAuditEvent(
+        deps.db.kysely,
+        { ...event, details: { ip: request.ip } },
+        deps.clock.now(),
+      );
+    }
     if (result.kind !== "ok") {
       const throttled = result.kind === "throttled";
       if (throttled) reply.header("retry-after", String(Math.ceil(result.retryAfterMs / 1000)));
@@ -84,6 +96,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps): void {
       return sendPage(reply, view, throttled ? 429 : 401);
     }
     await startSession(deps, request, reply, result);
+    await recordAuditEvent(
+      deps.db.kysely,
+      { accountId: result.accountId, actor, action: "user.signed_in", details: { ip: request.ip } },
+      deps.clock.now(),
+    );
     return seeOther(reply, next);
   });
 
@@ -118,6 +135,16 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps): void {
       return sendPage(reply, signUpView({ csrfToken, values, errors: { email: text } }), 409);
     }
     const rawId = await startSession(deps, request, reply, result);
+    await recordAuditEvent(
+      deps.db.kysely,
+      {
+        accountId: result.accountId,
+        actor: userActor(normalizeEmail(values.email)),
+        action: "account.created",
+        details: { ip: request.ip },
+      },
+      deps.clock.now(),
+    );
     // The account's first key is shown once, on the page that explains how to use it.
     flashKey(
       request,

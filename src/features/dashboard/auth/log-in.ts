@@ -18,7 +18,8 @@ export const MAX_PASSWORD_LENGTH = 1024;
 
 export type LogInResult =
   | { kind: "ok"; userId: string; accountId: string }
-  | { kind: "invalid" }
+  /** `accountId` when the e-mail is a user's: the failure goes in that account's audit trail. */
+  | { kind: "invalid"; accountId?: string }
   | { kind: "throttled"; retryAfterMs: number };
 
 let dummyHash: Promise<string> | null = null;
@@ -47,7 +48,7 @@ export async function logIn(
   const matches = await verifyPassword(hash, password);
   if (!user || user.password_hash === null || !matches || password.length > MAX_PASSWORD_LENGTH) {
     await recordAttempt(db, keys, deps.clock.now());
-    return { kind: "invalid" };
+    return user ? { kind: "invalid", accountId: user.account_id } : { kind: "invalid" };
   }
   await clearAttempts(db, keys[0] as (typeof keys)[0]);
   return { kind: "ok", userId: user.id, accountId: user.account_id };

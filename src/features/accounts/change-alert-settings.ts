@@ -1,0 +1,52 @@
+/**
+ * Changing the VIP threshold and alert channels, recorded in the audit trail with what changed
+ * (the threshold's old and new value, whether the webhook was set or removed, how many alert
+ * addresses there are): never the webhook URL itself, which is a secret. Nothing is recorded
+ * when nothing changed.
+ */
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { splitAlertEmails } from "../alerts/alert-settings.js";
+import type { AuditActor } from "../audit/audit-actor.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { type AccountSettings, updateAccount } from "./update-account.js";
+
+export async function changeAlertSettings(
+  db: Kysely<Database>,
+  input: { accountId: string; settings: AccountSettings; actor: AuditActor },
+  now: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom("accounts")
+      .select(["vip_threshold", "slack_webhook_url", "alert_emails"])
+      .where("id", "=", input.accountId)
+      .executeTakeFirst();
+    if (!before) return false;
+    await updateAccount(trx, input.accountId, input.settings);
+    const s = input.settings;
+    const changes: Record<string, unknown> = {};
+    if (s.vipThreshold !== undefined && s.vipThreshold !== before.vip_threshold)
+      changes.threshold = { from: before.vip_threshold, to: s.vipThreshold };
+    if (s.slackWebhookUrl !== undefined && s.slackWebhookUrl !== before.slack_webhook_url)
+      changes.chatWebhook = s.slackWebhookUrl === null ? "removed" : "set";
+    if (s.alertEmails !== undefined) {
+      const after = (s.alertEmails ?? []).join(",");
+      if (after !== splitAlertEmails(before.alert_emails).join(","))
+        changes.alertEmails = { count: (s.alertEmails ?? []).length };
+    }
+    if (Object.keys(changes).length > 0) {
+      await recordAuditEvent(
+        trx,
+        {
+          accountId: input.accountId,
+          actor: input.actor,
+          action: "alert_settings.changed",
+          details: changes,
+        },
+        now,
+      );
+    }
+    return true;
+  });
+}
