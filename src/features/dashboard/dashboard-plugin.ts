@@ -5,17 +5,20 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
+import { registerCloseAccountRoutes } from "./account/close-account-routes.js";
 import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
 import type { SendChat } from "./alert-settings/test-message.js";
 import { registerAlertLogRoutes } from "./alerts-log/alert-log-routes.js";
 import { registerApiAccessRoutes } from "./api-access/api-access-routes.js";
 import { registerAssetRoutes } from "./assets/asset-routes.js";
+import { registerAuditLogRoutes } from "./audit-log/audit-log-routes.js";
 import { registerAuthRoutes } from "./auth/auth-routes.js";
 import { registerBillingRoutes } from "./billing/billing-routes.js";
 import { registerCustomerRoutes } from "./customers/customer-routes.js";
 import { sendErrorPage } from "./html/error-pages.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
+import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { sessionHook } from "./session/guards.js";
 
 export interface DashboardOptions {
@@ -67,10 +70,13 @@ export function registerDashboard(
       registerAuthRoutes(pages, deps);
       registerOverviewRoutes(pages, deps);
       registerCustomerRoutes(pages, deps);
+      registerCustomerPrivacyRoutes(pages, deps);
       registerAlertLogRoutes(pages, deps);
       registerApiAccessRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
       registerBillingRoutes(pages, deps);
+      registerAuditLogRoutes(pages, deps);
+      registerCloseAccountRoutes(pages, deps);
     });
   });
 }

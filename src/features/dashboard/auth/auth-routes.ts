@@ -26,6 +26,10 @@ import { signUp } from "./sign-up.js";
 
 const LOGIN_NOTICES: Record<string, Notice> = {
   "logged-out": { kind: "info", text: "You are logged out." },
+  "account-closed": {
+    kind: "info",
+    text: "Your account is closed: its keys are revoked and its customers' data is being deleted.",
+  },
 };
 
 function throttledNotice(retryAfterMs: number): Notice {

@@ -1,5 +1,13 @@
 /** Customers: the searchable, filterable list. */
-import { enrichmentBadge, pageHead, pager, vipBadge, withQuery } from "../html/components.js";
+import {
+  enrichmentBadge,
+  type Notice,
+  notice,
+  pageHead,
+  pager,
+  vipBadge,
+  withQuery,
+} from "../html/components.js";
 import { formatCount, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { page } from "../html/layout.js";
@@ -12,6 +20,7 @@ export interface CustomerListProps {
   query: CustomerListQuery;
   rows: CustomerListRow[];
   total: number;
+  notice?: Notice | null;
 }
 
 function filters(q: CustomerListQuery): SafeHtml {
@@ -59,6 +68,7 @@ export function customerListView(p: CustomerListProps): SafeHtml {
     session: p.session,
     section: "customers",
     body: html`${pageHead("Customers", `${formatCount(p.total)} ${p.total === 1 ? "customer" : "customers"}${q.q || q.vip || q.status ? " match" : " in your store"}. A VIP scores above your threshold of ${p.session.vipThreshold}.`)}
+${notice(p.notice)}
 <section class="panel">
 ${filters(q)}
 ${
