@@ -17,3 +17,35 @@ export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export function auditActionLabel(action: string): string {
   return (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;
 }
+
+const DETAIL_LABELS: Record<string, string> = {
+  threshold: "VIP threshold",
+  chatWebhook: "chat webhook",
+  alertEmails: "alert addresses",
+  ip: "from",
+  orders: "orders",
+  providerAnswers: "provider answers",
+  deliveryAttempts: "delivery records",
+  chargesKept: "charges kept",
+  keysRevoked: "keys revoked",
+  sessionsEnded: "sessions ended",
+  customers: "customers to erase",
+  replacedBy: "replaced by key",
+};
+
+/** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */
+export function auditDetailsText(details: Record<string, unknown> | null): string {
+  if (details === null) return "";
+  return Object.entries(details)
+    .map(([key, value]) => {
+      const label = DETAIL_LABELS[key] ?? key;
+      if (value !== null && typeof value === "object") {
+        const v = value as Record<string, unknown>;
+        if ("from" in v && "to" in v) return `${label} ${String(v.from)} → ${String(v.to)}`;
+        if ("count" in v) return `${label}: ${String(v.count)}`;
+        return `${label}: ${JSON.stringify(value)}`;
+      }
+      return `${label}: ${String(value)}`;
+    })
+    .join(", ");
+}

@@ -1,5 +1,5 @@
 /** Settings → Audit log: who did what and when, newest first, 50 a page. */
-import { auditActionLabel } from "../../audit/audit-actions.js";
+import { auditActionLabel, auditDetailsText } from "../../audit/audit-actions.js";
 import type { AuditEventView, AuditPage } from "../../audit/list-audit-events.js";
 import { pageHead, pager, withQuery } from "../html/components.js";
 import { timeTag } from "../html/format.js";
@@ -16,19 +16,12 @@ function subject(e: AuditEventView): SafeHtml | string {
   return html`<code>${e.subject}</code>`;
 }
 
-function details(e: AuditEventView): string {
-  if (e.details === null) return "";
-  return Object.entries(e.details)
-    .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
-    .join(", ");
-}
-
 function row(e: AuditEventView): SafeHtml {
   return html`<tr>
   <td class="nowrap" data-label="When">${timeTag(Date.parse(e.occurredAt))}</td>
   <td class="primary-cell" data-label="What">${auditActionLabel(e.action)} ${subject(e)}</td>
   <td data-label="Who">${e.actor} <span class="muted small">${ACTOR_KIND[e.actorKind]}</span></td>
-  <td data-label="Details" class="small muted wrap-anywhere">${details(e)}</td>
+  <td data-label="Details" class="small muted wrap-anywhere">${auditDetailsText(e.details)}</td>
 </tr>`;
 }
 

@@ -139,7 +139,7 @@ for (const engine of ENGINES) {
       }
       expect(html).toContain(person.customerId);
       expect(html).not.toContain(person.email);
-      expect(html).toContain("threshold: {&quot;from&quot;:70,&quot;to&quot;:80}");
+      expect(html).toContain("VIP threshold 70 → 80");
 
       const now = app.deps.clock.now();
       for (let i = 0; i < 50; i++) {
