@@ -108,16 +108,14 @@ for (const engine of ENGINES) {
           unit_price_usd: "0.05",
         }),
       ]);
-      const twice = k
-        .insertInto("usage_charges")
-        .values({
-          id: newId(),
-          account_id: rows.accountId,
-          store_id: rows.storeId,
-          customer_id: rows.customerId,
-          unit_price_usd: "0.05",
-          created_at: rows.now,
-        });
+      const twice = k.insertInto("usage_charges").values({
+        id: newId(),
+        account_id: rows.accountId,
+        store_id: rows.storeId,
+        customer_id: rows.customerId,
+        unit_price_usd: "0.05",
+        created_at: rows.now,
+      });
       await expect(twice.execute()).rejects.toThrow();
       await k.updateTable("usage_charges").set({ customer_id: null }).execute();
       await k

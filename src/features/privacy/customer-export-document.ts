@@ -6,6 +6,7 @@
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { withAttempts } from "../alerts/with-attempts.js";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -51,19 +52,7 @@ export async function buildCustomerExport(db: Kysely<Database>, customerId: stri
       .execute(),
     db.selectFrom("usage_charges").selectAll().where("customer_id", "=", customerId).execute(),
   ]);
-  const attempts =
-    alerts.length === 0
-      ? []
-      : await db
-          .selectFrom("alert_attempts")
-          .selectAll()
-          .where(
-            "alert_id",
-            "in",
-            alerts.map((a) => a.id),
-          )
-          .orderBy("attempted_at")
-          .execute();
+  const withLog = await withAttempts(db, alerts);
   return {
     exportedAt: iso(now),
     customer: {
@@ -114,7 +103,7 @@ export async function buildCustomerExport(db: Kysely<Database>, customerId: stri
       profile: parseStored(a.profile),
       error: a.error,
     })),
-    alerts: alerts.map((a) => ({
+    alerts: withLog.map((a) => ({
       alertId: a.id,
       channel: a.channel,
       status: a.status,
@@ -124,15 +113,13 @@ export async function buildCustomerExport(db: Kysely<Database>, customerId: stri
       createdAt: iso(a.created_at),
       deliveredAt: iso(a.delivered_at),
       lastError: a.last_error,
-      deliveries: attempts
-        .filter((t) => t.alert_id === a.id)
-        .map((t) => ({
-          attemptedAt: iso(t.attempted_at),
-          outcome: t.outcome,
-          statusCode: t.status_code,
-          error: t.error,
-          durationMs: t.duration_ms,
-        })),
+      deliveries: a.attemptLog.map((t) => ({
+        attemptedAt: iso(t.attempted_at),
+        outcome: t.outcome,
+        statusCode: t.status_code,
+        error: t.error,
+        durationMs: t.duration_ms,
+      })),
     })),
     charges: charges.map((ch) => ({
       unitPriceUsd: ch.unit_price_usd,

@@ -12,8 +12,8 @@ import type {
   ProviderResultsTable,
 } from "../../../db/schema.js";
 import { isUuid } from "../../../lib/ids.js";
+import { withAttempts } from "../../alerts/with-attempts.js";
 import type { AlertWithAttempts } from "../alerts-log/delivery-view.js";
-import { withAttempts } from "../alerts-log/with-attempts.js";
 
 export const ORDERS_SHOWN = 100;
 
