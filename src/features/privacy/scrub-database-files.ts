@@ -19,13 +19,20 @@ export interface ScrubResult {
   walCleared: boolean;
 }
 
+/** A checkpoint already running elsewhere (the checkpoint thread) makes ours busy: retry briefly. */
+const ATTEMPTS = 5;
+const RETRY_MS = 25;
+
 export async function scrubDatabaseFiles(db: Db): Promise<ScrubResult> {
   if (db.dialect !== "sqlite") return { walCleared: true };
-  const { rows } = await sql<{
-    busy: number;
-    log: number;
-    checkpointed: number;
-  }>`pragma wal_checkpoint(TRUNCATE)`.execute(db.kysely);
-  const row = rows[0];
-  return { walCleared: row !== undefined && row.busy === 0 };
+  for (let attempt = 1; ; attempt++) {
+    const { rows } = await sql<{
+      busy: number;
+      log: number;
+      checkpointed: number;
+    }>`pragma wal_checkpoint(TRUNCATE)`.execute(db.kysely);
+    if (rows[0]?.busy === 0) return { walCleared: true };
+    if (attempt === ATTEMPTS) return { walCleared: false };
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  }
 }
