@@ -13,6 +13,7 @@ import { type Person, seedPerson } from "../../../test/support/privacy-fixtures.
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { listAuditEvents } from "../audit/list-audit-events.js";
+import { saveUnfinishedAttempt } from "../enrichment/save-enrichment.js";
 import { eraseCustomer } from "./erase-customer.js";
 
 for (const engine of ENGINES) {
@@ -146,6 +147,25 @@ for (const engine of ENGINES) {
         expect(await databaseContains(app.database, needle), needle).toBe(false);
       }
       expect(await databaseContains(app.database, bystander.email)).toBe(true);
+    });
+
+    it("refuses what an enrichment still running for the person tries to write afterwards", async () => {
+      const late = saveUnfinishedAttempt(
+        app.deps,
+        person.customerId,
+        { attempt: 2, startedAt: app.deps.clock.now() },
+        [
+          {
+            kind: "not_found",
+            provider: "fullcontact",
+            httpStatus: 404,
+            raw: { email: person.email },
+          },
+        ],
+      );
+      await expect(late).rejects.toThrow();
+      expect(await count("provider_results", person.customerId)).toBe(0);
+      expect(await count("enrichments", person.customerId)).toBe(0);
     });
 
     it("answers a second erasure as not found", async () => {
