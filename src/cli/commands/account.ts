@@ -8,9 +8,11 @@ import { checkEmail } from "../../features/orders/email-address.js";
 import { CliError, printResult } from "../output.js";
 import { parseId, parseThreshold } from "../parse.js";
 import { withDeps } from "../with-deps.js";
+import { registerAccountList } from "./account-list.js";
 
 export function registerAccount(program: Command): void {
   const account = program.command("account").description("create and configure merchant accounts");
+  registerAccountList(account);
 
   account
     .command("create")
