@@ -82,7 +82,7 @@ export function registerAccount(program: Command): void {
         alertEmail?: string;
         json?: boolean;
       }) => {
-        const { view, emailEnabled } = await withDeps(async (deps) => {
+        const view = await withDeps(async (deps) => {
           const alerts = checkAlertSettings(
             { slackWebhook: opts.slackWebhook, alertEmails: opts.alertEmail },
             { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
@@ -93,16 +93,13 @@ export function registerAccount(program: Command): void {
             ...alerts.settings,
           });
           if (!found) throw new CliError(`No account ${opts.account}`);
-          const view = await getAccount(deps.db.kysely, opts.account);
-          return { view, emailEnabled: deps.config.alerts.smtpUrl !== null };
+          return getAccount(deps.db.kysely, opts.account);
         });
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
             `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
             `Chat webhook: ${view?.slackWebhook ?? "none"}`,
-            `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}${
-              emailEnabled || !view?.alertEmails.length ? "" : " (not sent: SMTP_URL is not set)"
-            }`,
+            `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}`,
           ].join("\n"),
         );
       },

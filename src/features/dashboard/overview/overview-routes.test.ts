@@ -81,8 +81,8 @@ for (const engine of ENGINES) {
       const { html } = await browser.page("/?period=7");
       const bars = [...html.matchAll(/<g><title>([^<]+)<\/title>/g)].map((m) => m[1]);
       expect(bars).toHaveLength(7);
-      expect(bars[6]).toBe("30 Jun: new customers 1, VIPs 1");
-      expect(bars[4]).toBe("28 Jun: new customers 1, VIPs 0");
+      expect(bars[6]).toBe("30 Jun: 1 new customer, 1 VIP");
+      expect(bars[4]).toBe("28 Jun: 1 new customer, 0 VIPs");
       const vips = [
         ...html.matchAll(
           /<a href="\/customers\/[0-9a-f-]+">([^<]+)<\/a> <span class="badge vip">/g,
