@@ -10,7 +10,7 @@ import type { ScoreDistribution } from "./score-distribution.js";
 
 const WIDTH = 720;
 const HEIGHT = 180;
-const PAD = { top: 12, right: 8, bottom: 28, left: 40 };
+const PAD = { top: 12, right: 8, bottom: 28, left: 56 };
 const CANDIDATES = [30, 40, 50, 60, 70, 80, 90];
 /** The share of customers the "top 5 %" suggestion aims at. */
 const SUGGESTED_SHARE = 0.05;
@@ -66,7 +66,7 @@ export function scoreDistributionPanel(dist: ScoreDistribution, threshold: numbe
       .filter(Boolean)
       .join(", ");
     return html`<tr${t === threshold ? html` class="current"` : ""}>
-    <th scope="row">Above ${t}${marks ? html` <span class="muted small">(${marks})</span>` : ""}</th>
+    <td class="primary-cell">Above ${t}${marks ? html` <span class="muted small">(${marks})</span>` : ""}</td>
     <td data-label="VIPs" class="num">${formatCount(vips)} of ${formatCount(dist.total)}</td>
     <td data-label="Share" class="num">${formatPercent(vips, dist.total)}</td>
   </tr>`;

@@ -141,7 +141,7 @@ button.small, .button.small { padding: .25rem .6rem; min-height: 2rem; font-size
 .chart .axis { stroke: var(--line); }
 .chart .threshold { stroke: var(--text); stroke-width: 2; stroke-dasharray: 4 3; }
 .chart .threshold-label { fill: var(--text); font-weight: 600; }
-tr.current th, tr.current td { background: var(--accent-soft); }
+tr.current td { background: var(--accent-soft); }
 .chart text { fill: var(--muted); font-size: 11px; font-family: var(--font); }
 .legend { display: flex; gap: 1rem; font-size: .85rem; color: var(--muted); margin-top: .5rem; flex-wrap: wrap; }
 .legend i { display: inline-block; width: .75rem; height: .75rem; border-radius: 2px; margin-right: .35rem; vertical-align: -1px; background: #b9a2ff; }
@@ -181,7 +181,8 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
   .chart text { font-size: 22px; }
   pre.code { white-space: pre-wrap; overflow-wrap: anywhere; overflow-x: visible; }
   .code-block .copy-button { position: static; margin-top: .5rem; }
-  table.stack th[scope=row] { display: block; text-align: left; border: 0; padding: .1rem 0; }
+  table.stack tr[aria-current], table.stack tr.current { background: var(--accent-soft); padding-left: .5rem; padding-right: .5rem; border-radius: 8px; }
+  table.stack tr[aria-current] td, table.stack tr.current td { background: none; }
   .filters .field.half { flex: 1 1 40%; }
   .filters select { width: 100%; }
   .filters input[type=search] { min-width: 0; }

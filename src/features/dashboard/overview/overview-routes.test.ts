@@ -95,6 +95,9 @@ for (const engine of ENGINES) {
       const { browser: fresh } = await signUpBrowser(app.url);
       const { html } = await fresh.page("/");
       expect(html).toContain("Get started in three steps");
+      // The example request can be copied with one click (the script shows the button).
+      expect(html).toMatch(/<pre class="code" id="curl-example"[^>]*>export VELVET_API_KEY=/);
+      expect(html).toContain('data-copy="curl-example">Copy</button>');
       expect(html).toContain("You have an active key");
       expect(html).toContain("/api/v1/orders");
       expect(html).not.toContain("New customers per day");
