@@ -11,9 +11,11 @@ import { CliError, printResult } from "../output.js";
 import { parseId, parseThreshold } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 import { registerAccountDelete } from "./account-delete.js";
+import { registerAccountList } from "./account-list.js";
 
 export function registerAccount(program: Command): void {
   const account = program.command("account").description("create and configure merchant accounts");
+  registerAccountList(account);
 
   account
     .command("create")
@@ -84,7 +86,7 @@ export function registerAccount(program: Command): void {
         alertEmail?: string;
         json?: boolean;
       }) => {
-        const { view, emailEnabled } = await withDeps(async (deps) => {
+        const view = await withDeps(async (deps) => {
           const alerts = checkAlertSettings(
             { slackWebhook: opts.slackWebhook, alertEmails: opts.alertEmail },
             { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
@@ -102,16 +104,13 @@ export function registerAccount(program: Command): void {
             },
             deps.clock.now(),
           );
-          const view = await getAccount(deps.db.kysely, opts.account);
-          return { view, emailEnabled: deps.config.alerts.smtpUrl !== null };
+          return getAccount(deps.db.kysely, opts.account);
         });
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
             `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
             `Chat webhook: ${view?.slackWebhook ?? "none"}`,
-            `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}${
-              emailEnabled || !view?.alertEmails.length ? "" : " (not sent: SMTP_URL is not set)"
-            }`,
+            `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}`,
           ].join("\n"),
         );
       },

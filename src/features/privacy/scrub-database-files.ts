@@ -4,7 +4,7 @@
  * SQLite: the writer connection runs with `secure_delete` on (db/connect.ts), so deleted cells
  * and freed pages are overwritten with zeros in the database file; but the WAL still holds the
  * pages as they were before, until it is copied back and emptied. A TRUNCATE checkpoint does
- * both (the WAL ends at zero bytes). It waits (busy_timeout) for readers of older snapshots; if
+ * both (the WAL ends at zero bytes). It is retried while readers of older snapshots finish; if
  * one holds on past that, the WAL keeps old frames until the next full checkpoint, and the
  * answer says so.
  *
@@ -19,8 +19,12 @@ export interface ScrubResult {
   walCleared: boolean;
 }
 
-/** A checkpoint already running elsewhere (the checkpoint thread) makes ours busy: retry briefly. */
-const ATTEMPTS = 5;
+/**
+ * The writer never waits inside SQLite (busy_timeout 0, db/connect.ts): a checkpoint running
+ * elsewhere (the checkpoint thread) or a reader of an older snapshot makes ours report busy, and
+ * it is tried again here, asynchronously, for up to a second.
+ */
+const ATTEMPTS = 40;
 const RETRY_MS = 25;
 
 export async function scrubDatabaseFiles(db: Db): Promise<ScrubResult> {

@@ -5,6 +5,7 @@ import { changeAlertSettings } from "../../accounts/change-alert-settings.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
+import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -16,6 +17,8 @@ import {
   readAlertSettingsForm,
 } from "./alert-settings-form.js";
 import { alertSettingsView } from "./alert-settings-view.js";
+import { getScoreDistribution } from "./score-distribution.js";
+import { sendTestEmail } from "./test-email.js";
 import { type SendChat, sendTestMessage } from "./test-message.js";
 
 const PATH = "/settings/alerts";
@@ -45,7 +48,10 @@ async function render(
   },
   status = 200,
 ) {
-  const saved = await loadSettings(deps, session.accountId);
+  const [saved, distribution] = await Promise.all([
+    loadSettings(deps, session.accountId),
+    getScoreDistribution(deps.db.kysely, session.accountId),
+  ]);
   const values = opts.values ?? {
     threshold: String(saved.vip_threshold),
     webhook: "",
@@ -59,7 +65,10 @@ async function render(
       errors: opts.errors ?? {},
       maskedWebhook:
         saved.slack_webhook_url === null ? null : maskWebhookUrl(saved.slack_webhook_url),
-      emailEnabled: deps.config.alerts.smtpUrl !== null,
+      emailEnabled: deps.alerts.emailEnabled,
+      savedEmails: splitAlertEmails(saved.alert_emails),
+      distribution,
+      providers: configuredProviderNames(deps.config.enrichment),
       notice: opts.notice ?? null,
     }),
     status,
@@ -124,6 +133,19 @@ export function registerAlertSettingsRoutes(
       storeName: session.accountName,
       publicBaseUrl: deps.config.publicBaseUrl,
       maskedUrl: maskWebhookUrl(saved.slack_webhook_url),
+    });
+    return render(deps, reply, session, { notice });
+  });
+
+  // Like the chat test: the outcome is the page itself.
+  app.post(`${PATH}/test-email`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    const saved = await loadSettings(deps, session.accountId);
+    const notice = await sendTestEmail(deps.alerts, {
+      to: splitAlertEmails(saved.alert_emails),
+      from: deps.config.alerts.from,
+      storeName: session.accountName,
+      publicBaseUrl: deps.config.publicBaseUrl,
     });
     return render(deps, reply, session, { notice });
   });
