@@ -9,6 +9,18 @@ export function parseThreshold(value: string): number {
   return n;
 }
 
+/** A whole number of requests a minute (0: unlimited), or "" for "the default". */
+export function parseRateLimit(value: string): number | null {
+  if (value.trim() === "") return null;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 10_000_000) {
+    throw new InvalidArgumentError(
+      'the rate limit is a whole number of requests a minute (0: unlimited; "": the default)',
+    );
+  }
+  return n;
+}
+
 export function parseId(value: string): string {
   if (!isUuid(value)) throw new InvalidArgumentError("expected an id (UUID)");
   return value.toLowerCase();

@@ -16,7 +16,8 @@ export async function startServer(
   deps: Deps,
   options: { port?: number; host?: string } = {},
 ): Promise<RunningServer> {
-  const app = await buildApp(deps);
+  const lifecycle = { shuttingDown: false };
+  const app = await buildApp(deps, { lifecycle });
   await app.listen({
     port: options.port ?? deps.config.port,
     host: options.host ?? deps.config.host,
@@ -25,7 +26,15 @@ export async function startServer(
   const port = typeof address === "object" && address !== null ? address.port : deps.config.port;
   const host = options.host ?? deps.config.host;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  return { app, url, close: () => app.close() };
+  return {
+    app,
+    url,
+    close: () => {
+      // /readyz answers 503 from now on, on connections that are still open.
+      lifecycle.shuttingDown = true;
+      return app.close();
+    },
+  };
 }
 
 /** Runs until a termination signal, then shuts down in order and resolves. */

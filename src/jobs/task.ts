@@ -38,6 +38,8 @@ export interface JobContext {
   /** The number of this attempt, from 1. */
   attempt: number;
   maxAttempts: number;
+  /** The X-Request-Id of the request that enqueued the job, if any: pass it on to its jobs. */
+  requestId: string | null;
   /**
    * Aborted when the worker stops and the job has not finished within the grace period, or
    * shortly before the lease runs out. A handler should then return promptly.

@@ -6,7 +6,7 @@ import { updateAccount } from "../../features/accounts/update-account.js";
 import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
 import { checkEmail } from "../../features/orders/email-address.js";
 import { CliError, printResult } from "../output.js";
-import { parseId, parseThreshold } from "../parse.js";
+import { parseId, parseRateLimit, parseThreshold } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 
 export function registerAccount(program: Command): void {
@@ -71,6 +71,11 @@ export function registerAccount(program: Command): void {
     )
     .option("--slack-webhook <url>", 'Slack-compatible incoming-webhook URL ("" removes it)')
     .option("--alert-email <a@x,b@y>", 'alert e-mail addresses, comma-separated ("" removes them)')
+    .option(
+      "--rate-limit <N>",
+      'API requests a minute per key for this account (0: unlimited; "": the default)',
+      parseRateLimit,
+    )
     .option("--json", "print one JSON object")
     .action(
       async (opts: {
@@ -78,9 +83,10 @@ export function registerAccount(program: Command): void {
         threshold?: number;
         slackWebhook?: string;
         alertEmail?: string;
+        rateLimit?: number | null;
         json?: boolean;
       }) => {
-        const { view, emailEnabled } = await withDeps(async (deps) => {
+        const { view, emailEnabled, defaultLimit } = await withDeps(async (deps) => {
           const alerts = checkAlertSettings(
             { slackWebhook: opts.slackWebhook, alertEmails: opts.alertEmail },
             { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
@@ -88,11 +94,13 @@ export function registerAccount(program: Command): void {
           if (!alerts.ok) throw new CliError(alerts.errors.join("; "));
           const found = await updateAccount(deps.db.kysely, opts.account, {
             vipThreshold: opts.threshold,
+            apiRateLimitPerMinute: opts.rateLimit,
             ...alerts.settings,
           });
           if (!found) throw new CliError(`No account ${opts.account}`);
           const view = await getAccount(deps.db.kysely, opts.account);
-          return { view, emailEnabled: deps.config.alerts.smtpUrl !== null };
+          const defaultLimit = deps.config.apiRateLimitPerMinute;
+          return { view, emailEnabled: deps.config.alerts.smtpUrl !== null, defaultLimit };
         });
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
@@ -101,8 +109,15 @@ export function registerAccount(program: Command): void {
             `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}${
               emailEnabled || !view?.alertEmails.length ? "" : " (not sent: SMTP_URL is not set)"
             }`,
+            `API rate limit: ${describeLimit(view?.apiRateLimitPerMinute ?? null, defaultLimit)}`,
           ].join("\n"),
         );
       },
     );
+}
+
+function describeLimit(own: number | null, defaultLimit: number): string {
+  const limit = own ?? defaultLimit;
+  const text = limit === 0 ? "unlimited" : `${limit} requests a minute per key`;
+  return own === null ? `${text} (the default, API_RATE_LIMIT_PER_MINUTE)` : text;
 }

@@ -42,6 +42,8 @@ export interface EnqueueAlertOptions {
    * Defaults to true, so a caller that omits it gets alerts that fail visibly, not silence.
    */
   emailEnabled?: boolean;
+  /** The request that led here (the enrichment job's): the alert's log lines carry it. */
+  requestId?: string | null;
 }
 
 export interface QueuedAlert {
@@ -95,6 +97,7 @@ export async function enqueueVipAlerts(
         payload: { alertId },
         jobKey: `alert:${alertId}`,
         maxAttempts: ALERT_MAX_ATTEMPTS,
+        requestId: options.requestId ?? null,
       },
       now,
     );

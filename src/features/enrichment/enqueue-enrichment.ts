@@ -10,6 +10,7 @@ export function enqueueEnrichment(
   customerId: string,
   now: number,
   maxAttempts: number,
+  requestId: string | null = null,
 ) {
   return enqueueJob(
     trx,
@@ -18,6 +19,7 @@ export function enqueueEnrichment(
       payload: { customerId },
       jobKey: `${ENRICH_CUSTOMER_TASK}:${customerId}`,
       maxAttempts,
+      requestId,
     },
     now,
   );

@@ -62,7 +62,7 @@ async function enrichCustomer(
   // At least once: a repeated run after success has nothing left to do.
   if (customer.enrichment_status === "enriched") return { kind: "done" };
 
-  const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now() };
+  const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now(), requestId: ctx.requestId };
   // Answers are only ever stored with the enrichment row (save-enrichment.ts): without the row,
   // as on every new customer's first attempt, there is nothing to look up.
   const settled = customer.has_enrichment_row ? await settledAnswers(db, customerId) : NONE_SETTLED;

@@ -17,6 +17,8 @@ import type { ScoredCustomer } from "./score-customer.js";
 export interface AttemptInfo {
   attempt: number;
   startedAt: number;
+  /** The request that enqueued the enrichment: its alerts' jobs carry it on. */
+  requestId?: string | null;
 }
 
 /**
@@ -139,7 +141,7 @@ export async function saveEnrichmentResult(
           threshold: owner.vip_threshold,
         },
         now,
-        { emailEnabled: deps.alerts.emailEnabled },
+        { emailEnabled: deps.alerts.emailEnabled, requestId: info.requestId ?? null },
       );
     }
     return vip;

@@ -43,6 +43,8 @@ export async function submitOrder(
   deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
   store: StoreRef,
   submission: OrderSubmission,
+  /** The request's X-Request-Id, carried by the enrichment job. */
+  requestId: string | null = null,
 ): Promise<SubmitOrderResult> {
   const dialect = deps.db.dialect;
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
@@ -50,7 +52,8 @@ export async function submitOrder(
     const customer = await getOrCreateCustomer(trx, dialect, store, submission, now);
     let enrichmentStatus: EnrichmentStatusAnswer;
     if (customer.created) {
-      await enqueueEnrichment(trx, customer.id, now, deps.config.enrichment.maxAttempts);
+      const { maxAttempts } = deps.config.enrichment;
+      await enqueueEnrichment(trx, customer.id, now, maxAttempts, requestId);
       await chargeEnrichment(trx, dialect, store, customer.id, deps.config.enrichmentPriceUsd, now);
       enrichmentStatus = "queued";
     } else {
@@ -60,6 +63,7 @@ export async function submitOrder(
         customer.status,
         now,
         deps.config.enrichment.maxAttempts,
+        requestId,
       );
     }
     const result: SubmitOrderResult = { customerId: customer.id, enrichmentStatus };
@@ -120,6 +124,7 @@ async function answerForExisting(
   status: EnrichmentStatus,
   now: number,
   maxAttempts: number,
+  requestId: string | null,
 ): Promise<EnrichmentStatusAnswer> {
   if (status === "enriched") return "existing";
   if (status === "pending") return "queued";
@@ -131,7 +136,7 @@ async function answerForExisting(
     .where("enrichment_status", "=", "failed")
     .executeTakeFirst();
   if (flipped.numUpdatedRows === 0n) return "queued";
-  await enqueueEnrichment(trx, customerId, now, maxAttempts);
+  await enqueueEnrichment(trx, customerId, now, maxAttempts, requestId);
   return "retry";
 }
 
