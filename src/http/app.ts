@@ -80,6 +80,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // Probes every few seconds would drown the access log: they are logged at debug only.
     if (HEALTH_PATHS.has(request.url)) request.log.debug(details, "request");
     else request.log.info(details, "request");
+    // A 404 has no route pattern: one label for all of them, whatever the path.
+    const route = request.routeOptions.url ?? "unmatched";
+    deps.metrics.httpRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { serveMetrics } from "../../features/metrics/serve-metrics.js";
 import { startServer, untilSignal } from "../../http/server.js";
 import { createWorker } from "../../jobs/worker.js";
 import { buildDeps, closeDeps } from "../../main.js";
@@ -13,6 +14,7 @@ export function registerServe(program: Command): void {
     .action(async () => {
       const deps = await buildDeps({ longRunning: true });
       const server = await startServer(deps);
+      const metrics = await serveMetrics(deps);
       const worker = deps.config.worker.enabled ? createWorker(deps, allTasks(deps)) : null;
       worker?.start();
       deps.log.info(
@@ -22,6 +24,7 @@ export function registerServe(program: Command): void {
       await untilSignal(deps.log, async () => {
         // Both finish what they hold (requests, jobs) before the database is closed.
         await Promise.all([server.close(), worker?.stop()]);
+        await metrics.close();
         await closeDeps(deps);
       });
     });

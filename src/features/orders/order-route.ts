@@ -57,6 +57,7 @@ export function registerOrderRoutes(
       if (!parsed.ok) throw new AppError("bad_request", parsed.message);
       const key = request.apiKey as AuthenticatedKey;
       const result = await submitOrder(deps, key, parsed.value, request.id);
+      deps.metrics.submission(result.enrichmentStatus);
       return { success: true, ...result };
     },
   });
