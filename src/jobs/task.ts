@@ -30,7 +30,9 @@
  * `onGiveUp`) are idempotent. No job runs on two workers at once while handlers honour
  * `ctx.signal`, which is aborted before the lease runs out.
  */
+import type { Transaction } from "kysely";
 import type { z } from "zod";
+import type { Database } from "../db/schema.js";
 import type { Deps } from "../deps.js";
 
 export interface JobContext {
@@ -76,6 +78,11 @@ export interface TaskDefinition<P = unknown> {
    * Not called for a malformed payload (there is no valid payload to pass).
    */
   onGiveUp?(deps: Deps, payload: P, error: string): Promise<void>;
+  /**
+   * Called in the transaction that revives a given-up job (`velvet jobs retry`, the
+   * dashboard's Settings → System): undo what `onGiveUp` marked, so the data and the job agree.
+   */
+  onRetry?(trx: Transaction<Database>, payload: P, now: number): Promise<void>;
   /** Overrides the worker's default backoff (1 s base, doubling, capped at 5 minutes). */
   backoff?: BackoffPolicy;
 }

@@ -83,7 +83,7 @@ export function registerAccount(program: Command): void {
         threshold?: number;
         slackWebhook?: string;
         alertEmail?: string;
-        rateLimit?: number | null;
+        rateLimit?: number | "default";
         json?: boolean;
       }) => {
         const { view, emailEnabled, defaultLimit } = await withDeps(async (deps) => {
@@ -94,7 +94,7 @@ export function registerAccount(program: Command): void {
           if (!alerts.ok) throw new CliError(alerts.errors.join("; "));
           const found = await updateAccount(deps.db.kysely, opts.account, {
             vipThreshold: opts.threshold,
-            apiRateLimitPerMinute: opts.rateLimit,
+            apiRateLimitPerMinute: opts.rateLimit === "default" ? null : opts.rateLimit,
             ...alerts.settings,
           });
           if (!found) throw new CliError(`No account ${opts.account}`);

@@ -6,6 +6,7 @@ import { buildAlertEmail } from "./build-alert-email.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
 import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
 import { markAlertFailed } from "./record-attempt.js";
+import { requeueFailedAlert } from "./requeue-failed-alert.js";
 
 export function emailDriver(delivery: AlertDelivery): ChannelDriver {
   return {
@@ -30,5 +31,6 @@ export function deliverEmailAlert(delivery: AlertDelivery): TaskDefinition<Alert
     backoff: ALERT_BACKOFF,
     handle: (deps, payload, ctx) => deliverAlert(deps, driver, payload.alertId, ctx),
     onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),
+    onRetry: (trx, payload) => requeueFailedAlert(trx, payload.alertId),
   };
 }

@@ -22,6 +22,7 @@ import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
 import { type SettledAnswers, settledAnswers } from "./provider-results.js";
 import type { ProviderQuery } from "./providers/provider.js";
+import { requeueFailedEnrichment } from "./requeue-failed-enrichment.js";
 import {
   markEnrichmentFailed,
   saveEnrichmentResult,
@@ -46,6 +47,7 @@ export function createEnrichCustomerTask(): TaskDefinition<Payload> {
     payload: Payload,
     handle: (deps, payload, ctx) => enrichCustomer(deps, windows, payload.customerId, ctx),
     onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
+    onRetry: (trx, payload, now) => requeueFailedEnrichment(trx, payload.customerId, now),
   };
 }
 
