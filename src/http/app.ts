@@ -21,6 +21,7 @@ import {
 } from "../features/health/health-routes.js";
 import { registerOrderRoutes } from "../features/orders/order-route.js";
 import { createKeyRateLimiter } from "../features/rate-limits/key-rate-limiter.js";
+import { allTasks } from "../tasks.js";
 import { AppError, errorBody } from "./errors.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.js";
 
@@ -113,7 +114,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     deps,
     createKeyRateLimiter(() => deps.clock.now()),
   );
-  registerDashboard(app, deps);
+  registerDashboard(app, deps, { tasks: allTasks(deps) });
   return app;
 }
 

@@ -76,6 +76,7 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     ["08-settings-api-access", "/settings/integrations", "API keys"],
     ["09-settings-alerts", "/settings/alerts", "hooks.slack.com/…k3Yq"],
     ["10-settings-billing", "/settings/billing", "Last 12 months"],
+    ["10b-settings-system", "/settings/system", "Alerts that gave up"],
     ["11-not-found", "/no-such-page", "Page not found"],
   ];
 

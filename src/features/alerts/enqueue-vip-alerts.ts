@@ -28,6 +28,10 @@ export const TASK_FOR_CHANNEL: Record<AlertChannel, string> = {
   email: DELIVER_EMAIL_ALERT_TASK,
 };
 
+export function alertJobKey(alertId: string): string {
+  return `alert:${alertId}`;
+}
+
 export interface VipAlertInput {
   accountId: string;
   customerId: string;
@@ -95,7 +99,7 @@ export async function enqueueVipAlerts(
       {
         task: TASK_FOR_CHANNEL[channel],
         payload: { alertId },
-        jobKey: `alert:${alertId}`,
+        jobKey: alertJobKey(alertId),
         maxAttempts: ALERT_MAX_ATTEMPTS,
         requestId: options.requestId ?? null,
       },

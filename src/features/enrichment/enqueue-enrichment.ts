@@ -4,6 +4,10 @@ import { enqueueJob } from "../../jobs/enqueue-job.js";
 
 export const ENRICH_CUSTOMER_TASK = "enrich-customer";
 
+export function enrichmentJobKey(customerId: string): string {
+  return `${ENRICH_CUSTOMER_TASK}:${customerId}`;
+}
+
 /** One enrichment job per customer, keyed so a requeue reuses the row instead of adding one. */
 export function enqueueEnrichment(
   trx: Transaction<Database>,
@@ -17,7 +21,7 @@ export function enqueueEnrichment(
     {
       task: ENRICH_CUSTOMER_TASK,
       payload: { customerId },
-      jobKey: `${ENRICH_CUSTOMER_TASK}:${customerId}`,
+      jobKey: enrichmentJobKey(customerId),
       maxAttempts,
       requestId,
     },
