@@ -11,6 +11,7 @@ import type { Db } from "../../db/connect.js";
 import type { Clock } from "../../lib/clock.js";
 import type { CircuitState, Metrics } from "./metrics.js";
 import { type JobStats, readJobStats } from "./read-job-stats.js";
+import { RequestHistogram } from "./request-histogram.js";
 
 const CIRCUIT_STATES: CircuitState[] = ["closed", "open", "half_open"];
 const JOB_STATES = ["due", "running", "scheduled", "given_up"] as const;
@@ -28,13 +29,12 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const httpDuration = new Histogram({
-    name: "velvet_http_request_duration_seconds",
-    help: "HTTP requests by method, route pattern and status, with their duration",
-    labelNames: ["method", "route", "status"],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const httpDuration = new RequestHistogram(
+    "velvet_http_request_duration_seconds",
+    "HTTP requests by method, route pattern and status, with their duration",
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registry,
+  );
   const submissions = new Counter({
     name: "velvet_order_submissions_total",
     help: "Accepted POST /api/v1/orders by the enrichmentStatus answered",
@@ -131,21 +131,15 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
   };
   for (const provider of deps.providers ?? []) setCircuit(provider, "closed");
 
-  // Children per label combination, found with one string key instead of prom-client's
-  // per-call label hashing: the request path pays a Map lookup and an observe.
-  const httpChildren = new Map<string, ReturnType<typeof httpDuration.labels>>();
+  // Counter children per label value, found with one Map lookup instead of prom-client's
+  // per-call label hashing.
   const submissionChildren = new Map<string, ReturnType<typeof submissions.labels>>();
 
   return {
     enabled: true,
     httpRequest(method, route, status, seconds) {
-      const key = `${method} ${route} ${status}`;
-      let child = httpChildren.get(key);
-      if (child === undefined) {
-        child = httpDuration.labels(method, route, String(status));
-        httpChildren.set(key, child);
-      }
-      child.observe(seconds);
+      const labels = () => ({ method, route, status: String(status) });
+      httpDuration.observe(`${method} ${route} ${status}`, labels, seconds);
     },
     submission(enrichmentStatus) {
       let child = submissionChildren.get(enrichmentStatus);
