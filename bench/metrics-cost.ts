@@ -3,8 +3,12 @@
  * processes (SQLite, worker off), identical but for METRICS_PORT: one collects nothing, the
  * other records every request and is scraped every 5 s during its runs (a busier scrape than
  * Prometheus's usual 15 s). They are driven in alternating rounds (off, on, then on, off, …)
- * with new customers, one server at a time, so the machine's drift and noise fall on both alike;
- * the cost is computed from the summed responses of all rounds.
+ * with new customers, one server at a time, so the machine's drift and noise fall on both alike.
+ *
+ * The target is judged on the server's CPU time per answered request, summed over all rounds:
+ * on a shared machine other processes take cores away from one run and not the next, which
+ * moves throughput by 10–20 % between identical runs, while the CPU a request costs the server
+ * moves far less. Throughput over all rounds is reported next to it.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -80,32 +84,42 @@ function report(runs: MeasuredRun[], scrapes: number, scraped: string): PhaseRep
     const responses = mine.reduce((s, r) => s + r.responses, 0);
     const seconds = mine.reduce((s, r) => s + r.durationSec, 0);
     const p99 = mine.map((r) => r.p99Ms).sort((a, b) => a - b);
-    return { rps: responses / seconds, medianP99: p99[Math.floor(p99.length / 2)] ?? 0 };
+    const cpuSeconds = mine.reduce(
+      (s, r) => s + (r.cpu.serverCores ?? Number.NaN) * r.durationSec,
+      0,
+    );
+    return {
+      rps: responses / seconds,
+      medianP99: p99[Math.floor(p99.length / 2)] ?? 0,
+      cpuUsPerRequest: (cpuSeconds / responses) * 1e6,
+    };
   };
   const off = sum("off");
   const on = sum("on");
-  const cost = 1 - on.rps / off.rps;
+  const cost = on.cpuUsPerRequest / off.cpuUsPerRequest - 1;
+  const throughputCost = 1 - on.rps / off.rps;
   const recorded =
     /velvet_http_request_duration_seconds_count\{[^}]*route="\/api\/v1\/orders"[^}]*\} (\d+)/.exec(
       scraped,
     );
   const table = [
-    "| Round | Metrics | Requests/s | p50 (ms) | p99 (ms) | non-2xx |",
-    "|---|---|---:|---:|---:|---:|",
+    "| Round | Metrics | Requests/s | p50 (ms) | p99 (ms) | Server CPU per request (µs) | Other processes (cores) |",
+    "|---|---|---:|---:|---:|---:|---:|",
     ...runs.map((r) => {
       const [which, round] = r.name.split("-");
-      return `| ${round} | ${which} | ${r.requestsPerSec.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.non2xx} |`;
+      const us = ((r.cpu.serverCores ?? Number.NaN) * 1e6) / r.requestsPerSec;
+      return `| ${round} | ${which} | ${r.requestsPerSec.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${us.toFixed(0)} | ${(r.cpu.otherCores ?? Number.NaN).toFixed(2)} |`;
     }),
     "",
-    `All rounds: metrics off ${off.rps.toFixed(0)} req/s (median p99 ${off.medianP99.toFixed(2)} ms), on ${on.rps.toFixed(0)} req/s (median p99 ${on.medianP99.toFixed(2)} ms): **cost ${(cost * 100).toFixed(1)} %** (target <= ${MAX_COST * 100} %), ${scrapes} scrapes during the runs.`,
+    `All rounds: server CPU per request off ${off.cpuUsPerRequest.toFixed(1)} µs, on ${on.cpuUsPerRequest.toFixed(1)} µs: **cost ${(cost * 100).toFixed(1)} %** (target <= ${MAX_COST * 100} %). Throughput off ${off.rps.toFixed(0)} req/s (median p99 ${off.medianP99.toFixed(2)} ms), on ${on.rps.toFixed(0)} req/s (median p99 ${on.medianP99.toFixed(2)} ms): ${(throughputCost * 100).toFixed(1)} %. ${scrapes} scrapes during the runs.`,
   ].join("\n");
   return {
     table,
     targets: [
       {
-        name: `metrics cost order intake <= ${MAX_COST * 100} % of throughput`,
+        name: `metrics cost order intake <= ${MAX_COST * 100} % (server CPU per request)`,
         pass: cost <= MAX_COST,
-        detail: `${(cost * 100).toFixed(1)} % (${on.rps.toFixed(0)} vs ${off.rps.toFixed(0)} req/s)`,
+        detail: `${(cost * 100).toFixed(1)} % (${on.cpuUsPerRequest.toFixed(1)} vs ${off.cpuUsPerRequest.toFixed(1)} µs); throughput ${(throughputCost * 100).toFixed(1)} % (${on.rps.toFixed(0)} vs ${off.rps.toFixed(0)} req/s)`,
       },
       {
         name: "every answer 2xx and correct; the metrics counted the requests",
@@ -116,6 +130,6 @@ function report(runs: MeasuredRun[], scrapes: number, scraped: string): PhaseRep
         detail: `scraped order requests: ${recorded?.[1] ?? "none"}`,
       },
     ],
-    raw: { runs, offRps: off.rps, onRps: on.rps, cost, scrapes },
+    raw: { runs, off, on, cost, throughputCost, scrapes },
   };
 }
