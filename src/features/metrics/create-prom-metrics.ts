@@ -35,11 +35,17 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registry,
   );
-  const submissions = new Counter({
+  // Counted in a plain map on the request path, handed to prom-client when it is scraped.
+  const submitted = new Map<string, number>();
+  new Counter({
     name: "velvet_order_submissions_total",
     help: "Accepted POST /api/v1/orders by the enrichmentStatus answered",
     labelNames: ["enrichment_status"],
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const [status, n] of submitted) this.inc({ enrichment_status: status }, n);
+    },
   });
   const providerCalls = new Counter({
     name: "velvet_provider_calls_total",
@@ -131,23 +137,16 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
   };
   for (const provider of deps.providers ?? []) setCircuit(provider, "closed");
 
-  // Counter children per label value, found with one Map lookup instead of prom-client's
-  // per-call label hashing.
-  const submissionChildren = new Map<string, ReturnType<typeof submissions.labels>>();
-
   return {
     enabled: true,
     httpRequest(method, route, status, seconds) {
-      const labels = () => ({ method, route, status: String(status) });
-      httpDuration.observe(`${method} ${route} ${status}`, labels, seconds);
+      const key = `${method} ${route} ${status}`;
+      if (!httpDuration.has(key))
+        httpDuration.define(key, { method, route, status: String(status) });
+      httpDuration.observe(key, seconds);
     },
     submission(enrichmentStatus) {
-      let child = submissionChildren.get(enrichmentStatus);
-      if (child === undefined) {
-        child = submissions.labels(enrichmentStatus);
-        submissionChildren.set(enrichmentStatus, child);
-      }
-      child.inc();
+      submitted.set(enrichmentStatus, (submitted.get(enrichmentStatus) ?? 0) + 1);
     },
     providerCall(provider, outcome, reason, seconds) {
       providerCalls.labels(provider, outcome, reason).inc();

@@ -6,9 +6,11 @@ describe("RequestHistogram", () => {
   it("renders cumulative buckets, sum and count per label set, as prom-client would", async () => {
     const registry = new Registry();
     const h = new RequestHistogram("t_seconds", "test", [0.01, 0.1, 1], registry);
-    const labels = (route: string) => () => ({ route });
-    for (const v of [0.005, 0.01, 0.05, 2]) h.observe("a", labels("/a"), v);
-    h.observe("b", labels("/b"), 0.5);
+    h.define("a", { route: "/a" });
+    h.define("b", { route: "/b" });
+    for (const v of [0.005, 0.01, 0.05, 2]) h.observe("a", v);
+    h.observe("b", 0.5);
+    h.observe("undefined-key", 1);
     const text = await registry.metrics();
     expect(text).toContain("# TYPE t_seconds histogram");
     expect(text).toMatch(/^t_seconds_sum\{route="\/a"\} 2\.06\d*$/m);

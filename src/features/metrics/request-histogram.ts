@@ -38,13 +38,24 @@ export class RequestHistogram {
     registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
   }
 
-  /** `key` identifies the label values; `labels` is called once per new key. */
-  observe(key: string, labels: () => Record<string, string>, value: number): void {
-    let s = this.series.get(key);
-    if (s === undefined) {
-      s = { labels: labels(), counts: new Array(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
-      this.series.set(key, s);
-    }
+  has(key: string): boolean {
+    return this.series.has(key);
+  }
+
+  /** Names the label values of `key` (once, before its first observation). */
+  define(key: string, labels: Record<string, string>): void {
+    this.series.set(key, {
+      labels,
+      counts: new Array(this.bounds.length + 1).fill(0),
+      sum: 0,
+      count: 0,
+    });
+  }
+
+  /** One observation for a defined key; an undefined key is ignored. */
+  observe(key: string, value: number): void {
+    const s = this.series.get(key);
+    if (s === undefined) return;
     let i = 0;
     while (i < this.bounds.length && value > (this.bounds[i] as number)) i++;
     s.counts[i] = (s.counts[i] as number) + 1;
