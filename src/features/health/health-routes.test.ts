@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES } from "../../../test/support/databases.js";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
 import { loadConfig } from "../../config.js";
+import { buildApp } from "../../http/app.js";
 import { startServer } from "../../http/server.js";
 import { buildDeps, closeDeps } from "../../main.js";
 
@@ -58,6 +59,27 @@ for (const engine of ENGINES) {
   });
 
   describe.skipIf(!engine.available)(`readiness during shutdown on ${engine.name}`, () => {
+    it("answers 503 shutting_down once the lifecycle says so, liveness still 200", async () => {
+      const database = await engine.create();
+      const config = { ...loadConfig({ LOG_LEVEL: "silent" }), database: database.target };
+      const deps = await buildDeps({ config, log: pino({ level: "silent" }), providers: [] });
+      const lifecycle = { shuttingDown: false };
+      const app = await buildApp(deps, { lifecycle });
+      try {
+        const url = await app.listen({ port: 0, host: "127.0.0.1" });
+        expect((await fetch(`${url}/readyz`)).status).toBe(200);
+        lifecycle.shuttingDown = true;
+        const res = await fetch(`${url}/readyz`);
+        expect(res.status).toBe(503);
+        expect(await res.json()).toEqual({ status: "not_ready", reason: "shutting_down" });
+        expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      } finally {
+        await app.close();
+        await closeDeps(deps);
+        await database.drop();
+      }
+    });
+
     it("answers 503 once shutdown has begun, and the probes stay out of the info log", async () => {
       const database = await engine.create();
       const lines: Array<Record<string, unknown>> = [];
