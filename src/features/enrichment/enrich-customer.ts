@@ -47,7 +47,9 @@ export function createEnrichCustomerTask(): TaskDefinition<Payload> {
     payload: Payload,
     handle: (deps, payload, ctx) => enrichCustomer(deps, windows, payload.customerId, ctx),
     onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
-    onRetry: (trx, payload, now) => requeueFailedEnrichment(trx, payload.customerId, now),
+    onRetry: async (trx, payload, now) => {
+      await requeueFailedEnrichment(trx, payload.customerId, now);
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 /**
- * A failed enrichment asked to run again (its job is being revived: `velvet jobs retry`, the
- * dashboard): the customer is `pending` again, as after a new order requeued it. Runs inside
- * the reviving transaction; a customer that is not `failed` is left as it is.
+ * A failed enrichment asked to run again, by a new order (submit-order.ts) or by reviving its
+ * job (`velvet jobs retry`, the dashboard): the customer is `pending` again. Runs inside the
+ * caller's transaction; a customer that is not `failed` is left as it is, and the answer says
+ * whether this call flipped it (of racing requests, only one does).
  */
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
@@ -10,11 +11,12 @@ export async function requeueFailedEnrichment(
   trx: Transaction<Database>,
   customerId: string,
   now: number,
-): Promise<void> {
-  await trx
+): Promise<boolean> {
+  const flipped = await trx
     .updateTable("customers")
     .set({ enrichment_status: "pending", updated_at: now })
     .where("id", "=", customerId)
     .where("enrichment_status", "=", "failed")
-    .execute();
+    .executeTakeFirst();
+  return flipped.numUpdatedRows > 0n;
 }

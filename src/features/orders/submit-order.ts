@@ -15,6 +15,7 @@ import type { Deps } from "../../deps.js";
 import { AppError } from "../../http/errors.js";
 import { newId } from "../../lib/ids.js";
 import { enqueueEnrichment } from "../enrichment/enqueue-enrichment.js";
+import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
 import {
   findCustomer,
@@ -129,13 +130,7 @@ async function answerForExisting(
   if (status === "enriched") return "existing";
   if (status === "pending") return "queued";
   // Only the request that flips failed → pending requeues; a racing one sees pending: queued.
-  const flipped = await trx
-    .updateTable("customers")
-    .set({ enrichment_status: "pending", updated_at: now })
-    .where("id", "=", customerId)
-    .where("enrichment_status", "=", "failed")
-    .executeTakeFirst();
-  if (flipped.numUpdatedRows === 0n) return "queued";
+  if (!(await requeueFailedEnrichment(trx, customerId, now))) return "queued";
   await enqueueEnrichment(trx, customerId, now, maxAttempts, requestId);
   return "retry";
 }
