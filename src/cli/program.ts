@@ -4,6 +4,7 @@ import { registerAccount } from "./commands/account.js";
 import { registerAlerts } from "./commands/alerts.js";
 import { registerCustomer } from "./commands/customer.js";
 import { registerData } from "./commands/data.js";
+import { registerJobs } from "./commands/jobs.js";
 import { registerKey } from "./commands/key.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerServe } from "./commands/serve.js";
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerKey(program);
   registerUsage(program);
   registerWorker(program);
+  registerJobs(program);
   registerCustomer(program);
   registerData(program);
   return program;

@@ -6,7 +6,7 @@ import { updateAccount } from "../../features/accounts/update-account.js";
 import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
 import { checkEmail } from "../../features/orders/email-address.js";
 import { CliError, printResult } from "../output.js";
-import { parseId, parseThreshold } from "../parse.js";
+import { parseId, parseRateLimit, parseThreshold } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 import { registerAccountList } from "./account-list.js";
 
@@ -73,6 +73,11 @@ export function registerAccount(program: Command): void {
     )
     .option("--slack-webhook <url>", 'Slack-compatible incoming-webhook URL ("" removes it)')
     .option("--alert-email <a@x,b@y>", 'alert e-mail addresses, comma-separated ("" removes them)')
+    .option(
+      "--rate-limit <N>",
+      'API requests a minute per key for this account (0: unlimited; "": the default)',
+      parseRateLimit,
+    )
     .option("--json", "print one JSON object")
     .action(
       async (opts: {
@@ -80,9 +85,10 @@ export function registerAccount(program: Command): void {
         threshold?: number;
         slackWebhook?: string;
         alertEmail?: string;
+        rateLimit?: number | "default";
         json?: boolean;
       }) => {
-        const view = await withDeps(async (deps) => {
+        const { view, defaultLimit } = await withDeps(async (deps) => {
           const alerts = checkAlertSettings(
             { slackWebhook: opts.slackWebhook, alertEmails: opts.alertEmail },
             { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
@@ -90,18 +96,27 @@ export function registerAccount(program: Command): void {
           if (!alerts.ok) throw new CliError(alerts.errors.join("; "));
           const found = await updateAccount(deps.db.kysely, opts.account, {
             vipThreshold: opts.threshold,
+            apiRateLimitPerMinute: opts.rateLimit === "default" ? null : opts.rateLimit,
             ...alerts.settings,
           });
           if (!found) throw new CliError(`No account ${opts.account}`);
-          return getAccount(deps.db.kysely, opts.account);
+          const view = await getAccount(deps.db.kysely, opts.account);
+          return { view, defaultLimit: deps.config.apiRateLimitPerMinute };
         });
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
             `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
             `Chat webhook: ${view?.slackWebhook ?? "none"}`,
             `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}`,
+            `API rate limit: ${describeLimit(view?.apiRateLimitPerMinute ?? null, defaultLimit)}`,
           ].join("\n"),
         );
       },
     );
+}
+
+function describeLimit(own: number | null, defaultLimit: number): string {
+  const limit = own ?? defaultLimit;
+  const text = limit === 0 ? "unlimited" : `${limit} requests a minute per key`;
+  return own === null ? `${text} (the default, API_RATE_LIMIT_PER_MINUTE)` : text;
 }

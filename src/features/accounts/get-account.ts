@@ -11,6 +11,8 @@ export interface AccountView {
   /** Masked (scheme, host, last four characters): the full URL is a secret. */
   slackWebhook: string | null;
   alertEmails: string[];
+  /** Requests a minute per API key set for this account; null: the deployment's default. */
+  apiRateLimitPerMinute: number | null;
 }
 
 export async function getAccount(
@@ -26,6 +28,7 @@ export async function getAccount(
       "accounts.vip_threshold",
       "accounts.slack_webhook_url",
       "accounts.alert_emails",
+      "accounts.api_rate_limit_per_minute",
       "stores.id as store_id",
     ])
     .where("accounts.id", "=", accountId)
@@ -39,5 +42,6 @@ export async function getAccount(
     storeId: row.store_id,
     slackWebhook: row.slack_webhook_url === null ? null : maskWebhookUrl(row.slack_webhook_url),
     alertEmails: splitAlertEmails(row.alert_emails),
+    apiRateLimitPerMinute: row.api_rate_limit_per_minute,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
+import type { TaskDefinition } from "../../jobs/task.js";
 import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
 import type { SendChat } from "./alert-settings/test-message.js";
 import { registerAlertLogRoutes } from "./alerts-log/alert-log-routes.js";
@@ -17,6 +18,7 @@ import { sendErrorPage } from "./html/error-pages.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { sessionHook } from "./session/guards.js";
+import { registerSystemRoutes } from "./system/system-routes.js";
 
 export interface DashboardOptions {
   /**
@@ -24,6 +26,11 @@ export interface DashboardOptions {
    * (`deps.alerts.sendChat`: SSRF-guarded, and paced together with real alerts).
    */
   sendChat?: SendChat;
+  /**
+   * The worker's tasks, for Settings → System's Retry (their `onRetry` puts the enrichment or
+   * alert back to pending). Without them a retry still revives the job row.
+   */
+  tasks?: ReadonlyArray<TaskDefinition<unknown>>;
 }
 
 export function registerDashboard(
@@ -71,6 +78,7 @@ export function registerDashboard(
       registerApiAccessRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
       registerBillingRoutes(pages, deps);
+      registerSystemRoutes(pages, deps, options.tasks ?? []);
     });
   });
 }
