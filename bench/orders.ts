@@ -110,7 +110,7 @@ async function runOrdersPhase(context: PhaseContext): Promise<PhaseReport> {
   };
 }
 
-async function measure(
+export async function measure(
   context: PhaseContext,
   name: string,
   url: string,

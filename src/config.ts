@@ -24,6 +24,11 @@ const ConfigSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   TRUST_PROXY: boolish.default(false),
 
+  // Operations: the private metrics listener (off unless METRICS_PORT is set) and API limits.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(6000),
+
   // The job worker (inside `velvet serve`, or alone as `velvet worker`).
   WORKER_ENABLED: boolish.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
@@ -79,6 +84,10 @@ export interface Config {
   logLevel: z.infer<typeof ConfigSchema>["LOG_LEVEL"];
   publicBaseUrl: string;
   trustProxy: boolean;
+  /** The Prometheus listener; `port: null` turns metrics off (nothing is collected). */
+  metrics: { port: number | null; host: string };
+  /** Requests a minute per API key on POST /api/v1/orders; 0 turns the limit off. */
+  apiRateLimitPerMinute: number;
   worker: {
     enabled: boolean;
     concurrency: number;
@@ -156,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     publicBaseUrl,
     trustProxy: e.TRUST_PROXY,
+    metrics: { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
+    apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     worker: {
       enabled: e.WORKER_ENABLED,
       concurrency: e.WORKER_CONCURRENCY,

@@ -8,6 +8,7 @@ import type { Db } from "./db/connect.js";
 import type { AlertDelivery } from "./features/alerts/alert-deps.js";
 import type { LookupAll } from "./features/enrichment/providers/lookup-all.js";
 import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
+import type { Metrics } from "./features/metrics/metrics.js";
 import type { JobWakeup } from "./jobs/job-wakeup.js";
 import type { Clock } from "./lib/clock.js";
 
@@ -29,4 +30,6 @@ export interface Deps {
   closeProviders(): Promise<void>;
   /** Chat (SSRF-guarded, paced) and SMTP senders for VIP alerts. */
   alerts: AlertDelivery;
+  /** Prometheus metrics when METRICS_PORT is set in a long-running process; else no-ops. */
+  metrics: Metrics;
 }

@@ -9,9 +9,13 @@ import { databaseUnavailable } from "./db/database-unavailable.js";
 import { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
+import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
 import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
+import { observeProviderCalls } from "./features/enrichment/providers/observe-provider-calls.js";
 import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
 import { createThreadedProviders } from "./features/enrichment/providers/provider-thread.js";
+import { createPromMetrics } from "./features/metrics/create-prom-metrics.js";
+import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
 import { type Clock, systemClock } from "./lib/clock.js";
@@ -37,6 +41,11 @@ export interface BuildDepsOptions {
   alerts?: AlertDelivery;
   /** A long-running process (serve, worker): SQLite checkpoints on a thread of their own. */
   longRunning?: boolean;
+  /**
+   * Collect Prometheus metrics. Default: in a long-running process with METRICS_PORT set;
+   * admin commands never collect.
+   */
+  metrics?: boolean;
 }
 
 /** Opens the database (migrating it unless told not to) and returns the dependency object. */
@@ -55,9 +64,23 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
     throw databaseUnavailable(error, config.database) ?? error;
   }
   const clock = options.clock ?? systemClock;
+  const collect = options.metrics ?? (options.longRunning === true && config.metrics.port !== null);
+  const metrics: Metrics = collect
+    ? createPromMetrics({
+        db,
+        clock,
+        sqliteFile: config.database.kind === "sqlite" ? config.database.file : null,
+        providers:
+          options.providers?.map((p) => p.name) ?? configuredProviderNames(config.enrichment),
+      })
+    : noMetrics;
   const threaded =
     options.providers === undefined
-      ? createThreadedProviders(config.enrichment, log.child({ component: "providers" }))
+      ? createThreadedProviders(
+          config.enrichment,
+          log.child({ component: "providers" }),
+          metrics.circuitState,
+        )
       : { providers: options.providers, lookupAll: lookupEach, close: async () => {} };
   const alerts = options.alerts ?? createAlertDelivery(config);
   return {
@@ -67,9 +90,12 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
     log,
     jobs: createJobWakeup(),
     providers: threaded.providers,
-    lookupAll: threaded.lookupAll,
+    lookupAll: metrics.enabled
+      ? observeProviderCalls(threaded.lookupAll, metrics)
+      : threaded.lookupAll,
     closeProviders: threaded.close,
     alerts,
+    metrics,
   };
 }
 

@@ -13,6 +13,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { updateAccount } from "../src/features/accounts/update-account.js";
 import { ENGINES } from "./support/databases.js";
 import {
   FAILED,
@@ -75,6 +76,12 @@ function expectDocumented(status: number, body: unknown): void {
   expect(ok, `${status} ${JSON.stringify(body)}: ${ajv.errorsText(validate.errors)}`).toBe(true);
 }
 
+/** The documented spelling of a header (`ratelimit-policy` → `RateLimit-Policy`). */
+function headerName(lower: string): string {
+  const known = ["Retry-After", "RateLimit-Policy", "RateLimit", "X-Request-Id"];
+  return known.find((k) => k.toLowerCase() === lower) ?? lower;
+}
+
 describe("openapi/openapi.yaml", () => {
   it("is OpenAPI 3.1 with both key schemes and exactly the endpoint's statuses", () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
@@ -85,7 +92,7 @@ describe("openapi/openapi.yaml", () => {
       apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
     });
     expect(Object.keys(operation.responses).sort()).toEqual(
-      ["200", "400", "401", "405", "409", "413", "415", "500"].sort(),
+      ["200", "400", "401", "405", "409", "413", "415", "429", "500"].sort(),
     );
   });
 
@@ -199,6 +206,24 @@ for (const engine of ENGINES) {
       } finally {
         await removeOrderInsertFault(app.deps.db);
       }
+    });
+
+    it("429 with Retry-After and the RateLimit headers, which 200s carry too", async () => {
+      const limited = await app.createAccount();
+      await updateAccount(app.deps.db.kysely, limited.accountId, { apiRateLimitPerMinute: 1 });
+      const first = await app.submit(limited.apiKey, validBody());
+      expect(first.status).toBe(200);
+      for (const name of ["ratelimit-policy", "ratelimit", "x-request-id"]) {
+        expect(operation.responses["200"]?.headers, name).toHaveProperty(headerName(name));
+        expect(first.headers.get(name), name).not.toBeNull();
+      }
+      const refused = await app.submit(limited.apiKey, validBody());
+      expect(refused.status).toBe(429);
+      for (const name of ["retry-after", "ratelimit-policy", "ratelimit", "x-request-id"]) {
+        expect(operation.responses["429"]?.headers, name).toHaveProperty(headerName(name));
+        expect(refused.headers.get(name), name).not.toBeNull();
+      }
+      await check(refused);
     });
 
     afterAll(() => {

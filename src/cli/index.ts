@@ -3,7 +3,7 @@ import { ConfigError } from "../config.js";
 import { DatabaseUnavailableError } from "../db/database-unavailable.js";
 import { MigrationError } from "../db/migrate.js";
 import { AppError } from "../http/errors.js";
-import { ListenError } from "../http/server.js";
+import { ListenError } from "../lib/listen-error.js";
 import { CliError } from "./output.js";
 import { buildProgram } from "./program.js";
 

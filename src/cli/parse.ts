@@ -9,6 +9,21 @@ export function parseThreshold(value: string): number {
   return n;
 }
 
+/**
+ * A whole number of requests a minute (0: unlimited), or "" for "the default" (returned as
+ * "default": commander keeps the raw string when a parser returns null).
+ */
+export function parseRateLimit(value: string): number | "default" {
+  if (value.trim() === "") return "default";
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 10_000_000) {
+    throw new InvalidArgumentError(
+      'the rate limit is a whole number of requests a minute (0: unlimited; "": the default)',
+    );
+  }
+  return n;
+}
+
 export function parseId(value: string): string {
   if (!isUuid(value)) throw new InvalidArgumentError("expected an id (UUID)");
   return value.toLowerCase();
@@ -19,5 +34,12 @@ export function parsePage(value: string): number {
   if (!/^\d+$/.test(value.trim()) || n < 1) {
     throw new InvalidArgumentError("the page is a whole number from 1");
   }
+  return n;
+}
+
+export function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 1000)
+    throw new InvalidArgumentError("the limit is a whole number from 1 to 1000");
   return n;
 }

@@ -5,6 +5,7 @@ import { registerAlerts } from "./commands/alerts.js";
 import { registerAudit } from "./commands/audit.js";
 import { registerCustomer } from "./commands/customer.js";
 import { registerData } from "./commands/data.js";
+import { registerJobs } from "./commands/jobs.js";
 import { registerKey } from "./commands/key.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerServe } from "./commands/serve.js";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerKey(program);
   registerUsage(program);
   registerWorker(program);
+  registerJobs(program);
   registerCustomer(program);
   registerData(program);
   registerAudit(program);

@@ -2,7 +2,7 @@
  * Forward-only, numbered migrations. A failed migration throws: `velvet migrate` and
  * `velvet serve` then stop with a non-zero exit instead of running on a half-made schema.
  */
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 import * as m0001 from "./migrations/0001_initial.js";
 import * as m0002 from "./migrations/0002_enrichment.js";
 import * as m0003 from "./migrations/0003_alerts.js";
@@ -10,6 +10,7 @@ import * as m0004 from "./migrations/0004_sessions.js";
 import * as m0005 from "./migrations/0005_due_jobs_index.js";
 import * as m0006 from "./migrations/0006_order_history_indexes.js";
 import * as m0009 from "./migrations/0009_privacy.js";
+import * as m0010 from "./migrations/0010_operations.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0005_due_jobs_index": m0005,
   "0006_order_history_indexes": m0006,
   "0009_privacy": m0009,
+  "0010_operations": m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -43,4 +45,14 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationRe
     });
   }
   return { applied: (results ?? []).map((r) => r.migrationName) };
+}
+
+/**
+ * The migrations this build knows that the database has not applied (readiness probes: a
+ * process must not take traffic on an older schema). Throws when there is no migration table.
+ */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
+  const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const names = new Set(applied.rows.map((r) => r.name));
+  return Object.keys(MIGRATIONS).filter((name) => !names.has(name));
 }

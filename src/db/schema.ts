@@ -16,6 +16,8 @@ export interface AccountsTable {
   slack_webhook_url: string | null;
   /** Alert recipients, comma-separated. */
   alert_emails: string | null;
+  /** Requests a minute per API key; null: the process default; 0: unlimited. */
+  api_rate_limit_per_minute: number | null;
   created_at: number;
   /** Set when the owner closed the account (its customers erased, keys revoked). */
   closed_at: Generated<number | null>;
@@ -96,6 +98,8 @@ export interface JobsTable {
   last_error: string | null;
   locked_by: string | null;
   locked_until: number | null;
+  /** The X-Request-Id of the request (or job) that enqueued it, for following it in the logs. */
+  request_id: string | null;
   created_at: number;
   updated_at: number;
 }

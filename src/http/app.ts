@@ -15,16 +15,33 @@ import { DatabaseBusyError } from "../db/errors.js";
 import type { Deps } from "../deps.js";
 import { registerDashboard } from "../features/dashboard/dashboard-plugin.js";
 import { sendNotFoundPage } from "../features/dashboard/html/error-pages.js";
+import {
+  HEALTH_PATHS,
+  type Lifecycle,
+  registerHealthRoutes,
+} from "../features/health/health-routes.js";
 import { registerOrderRoutes } from "../features/orders/order-route.js";
+import { createKeyRateLimiter } from "../features/rate-limits/key-rate-limiter.js";
+import { allTasks } from "../tasks.js";
 import { AppError, errorBody } from "./errors.js";
+import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+export interface AppOptions {
+  /** Read by GET /readyz: true once the process has begun shutting down. */
+  lifecycle?: Lifecycle;
+}
+
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     // One access-log line per request (onResponse below) instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: new LogController({
+      disableRequestLogging: true,
+      // The request id's log label is the one job log lines use (jobs/run-job.ts).
+      requestIdLogLabel: "requestId",
+    }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.config.trustProxy,
     // Slow or stuck clients must not hold sockets forever.
@@ -33,27 +50,41 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
     exposeHeadRoutes: false,
+    // X-Request-Id is read (and checked) by requestIdOf.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     // A malformed URL (bad percent-encoding) fails before routing; without this Fastify answers
     // with its own body, which carries `code` and `statusCode` besides {error, message}.
-    frameworkErrors: (_error, _request, reply) => {
+    frameworkErrors: (_error, request, reply) => {
       // The reply's generic route types know no status codes here; this one is plain JSON.
-      (reply as FastifyReply).code(400).send(errorBody(400, "The request URL is not valid"));
+      (reply as FastifyReply)
+        .code(400)
+        .header(REQUEST_ID_HEADER, request.id)
+        .send(errorBody(400, "The request URL is not valid"));
     },
   });
 
   // Only JSON is accepted: without the text parser a text/plain body is a 415, not a 400.
   app.removeContentTypeParser("text/plain");
 
+  // First hook of every request, so 404s, 405s and errors carry the id too.
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
   app.addHook("onResponse", async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      "request",
-    );
+    const details = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
+    // Probes every few seconds would drown the access log: they are logged at debug only.
+    if (HEALTH_PATHS.has(request.url)) request.log.debug(details, "request");
+    else request.log.info(details, "request");
+    // A 404 has no route pattern: one label for all of them, whatever the path.
+    const route = request.routeOptions.url ?? "unmatched";
+    deps.metrics.httpRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -83,8 +114,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       .send(errorBody(404, `No route for ${request.method} ${request.url.split("?")[0]}`));
   });
 
-  registerOrderRoutes(app, deps);
-  registerDashboard(app, deps);
+  registerHealthRoutes(app, deps, options.lifecycle ?? { shuttingDown: false });
+  // Per process: see key-rate-limiter.ts for what that means with several.
+  registerOrderRoutes(
+    app,
+    deps,
+    createKeyRateLimiter(() => deps.clock.now()),
+  );
+  registerDashboard(app, deps, { tasks: allTasks(deps) });
   return app;
 }
 

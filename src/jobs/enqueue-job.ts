@@ -21,6 +21,8 @@ export interface JobSpec {
   jobKey?: string;
   runAt?: number;
   maxAttempts?: number;
+  /** The request (or job) that caused this one: its worker log lines carry it. */
+  requestId?: string | null;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -37,6 +39,7 @@ export async function enqueueJob(
     job_key: spec.jobKey ?? null,
     run_at: spec.runAt ?? now,
     max_attempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    request_id: spec.requestId ?? null,
     now,
   });
 }
@@ -48,12 +51,13 @@ interface JobValues {
   job_key: string | null;
   run_at: number;
   max_attempts: number;
+  request_id: string | null;
   now: number;
 }
 
 /** Prepared once (db/prepared-query.ts): every new customer enqueues a job on the order path. */
 const upsertJob = preparedQuery(
-  ["id", "task", "payload", "job_key", "run_at", "max_attempts", "now"],
+  ["id", "task", "payload", "job_key", "run_at", "max_attempts", "request_id", "now"],
   (db, v: JobValues) => {
     // A new row and a revived one start alike: due at run_at, no attempt, no error, no lease.
     const fresh = {
@@ -65,6 +69,7 @@ const upsertJob = preparedQuery(
       last_error: null,
       locked_by: null,
       locked_until: null,
+      request_id: v.request_id,
       updated_at: v.now,
     };
     return db

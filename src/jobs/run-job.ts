@@ -58,7 +58,9 @@ export async function runJob(
     );
   }
 
-  const outcome = await attempt(deps, task, parsed.value, job, signal);
+  // The handler's own log lines name the job and the request that caused it.
+  const jobDeps = { ...deps, log: jobLog(deps, job) };
+  const outcome = await attempt(jobDeps, task, parsed.value, job, signal);
   if (signal.reason instanceof WorkerStopping && outcome.kind === "retry") {
     // Interrupted by shutdown, not failed: hand it back without counting the attempt.
     return settled(await releaseJob(deps.db, lease, deps.clock.now()), "released");
@@ -78,6 +80,7 @@ async function attempt(
       jobId: job.id,
       attempt: job.attempts,
       maxAttempts: job.max_attempts,
+      requestId: job.request_id,
       signal,
     });
     const kind = outcome?.kind;
@@ -105,7 +108,7 @@ async function settle(
   outcome: JobOutcome,
 ): Promise<RunResult> {
   const { deps } = runner;
-  const log = deps.log.child({ jobId: job.id, task: job.task, attempt: job.attempts });
+  const log = jobLog(deps, job);
   if (outcome.kind === "done") return settled(await deleteJob(deps.db, lease), "done");
   if (outcome.kind === "again") {
     const now = deps.clock.now();
@@ -138,6 +141,13 @@ async function settle(
     now,
   });
   return settled(rescheduled, "retried");
+}
+
+function jobLog(deps: Deps, job: ClaimedJob): Deps["log"] {
+  const bindings = { jobId: job.id, task: job.task, attempt: job.attempts };
+  return deps.log.child(
+    job.request_id === null ? bindings : { ...bindings, requestId: job.request_id },
+  );
 }
 
 function settled(held: boolean, result: RunResult): RunResult {

@@ -34,7 +34,9 @@
  * `onGiveUp`) are idempotent. No job runs on two workers at once while handlers honour
  * `ctx.signal`, which is aborted before the lease runs out.
  */
+import type { Transaction } from "kysely";
 import type { z } from "zod";
+import type { Database } from "../db/schema.js";
 import type { Deps } from "../deps.js";
 
 export interface JobContext {
@@ -42,6 +44,8 @@ export interface JobContext {
   /** The number of this attempt, from 1. */
   attempt: number;
   maxAttempts: number;
+  /** The X-Request-Id of the request that enqueued the job, if any: pass it on to its jobs. */
+  requestId: string | null;
   /**
    * Aborted when the worker stops and the job has not finished within the grace period, or
    * shortly before the lease runs out. A handler should then return promptly.
@@ -90,6 +94,11 @@ export interface TaskDefinition<P = unknown> {
    * jobs that waited for something this process has due now). A failure is logged, not fatal.
    */
   onWorkerStart?(deps: Deps): Promise<void>;
+  /**
+   * Called in the transaction that revives a given-up job (`velvet jobs retry`, the
+   * dashboard's Settings → System): undo what `onGiveUp` marked, so the data and the job agree.
+   */
+  onRetry?(trx: Transaction<Database>, payload: P, now: number): Promise<void>;
   /** Overrides the worker's default backoff (1 s base, doubling, capped at 5 minutes). */
   backoff?: BackoffPolicy;
 }

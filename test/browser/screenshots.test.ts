@@ -80,6 +80,7 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
       ["hooks.slack.com/…k3Yq", "Choosing a threshold", "Above 70 (current)", "Send a test e-mail"],
     ],
     ["10-settings-billing", "/settings/billing", ["Last 12 months", "Unit price"]],
+    ["10b-settings-system", "/settings/system", ["Alerts that gave up"]],
     ["12-settings-audit-log", "/settings/audit", ["Customers are named by id only"]],
     ["13-settings-account", "/settings/account", ["Close this account"]],
     ["11-not-found", "/no-such-page", ["Page not found"]],

@@ -143,6 +143,7 @@ export async function runAlertJob(
     jobId: `job-${alertId}`,
     attempt,
     maxAttempts,
+    requestId: null,
     signal,
   });
   if (outcome.kind === "fail" || (outcome.kind === "retry" && attempt >= maxAttempts))

@@ -8,7 +8,7 @@ import { recordAuditEvent } from "../../features/audit/record-audit-event.js";
 import { checkEmail } from "../../features/orders/email-address.js";
 import { commandActor } from "../cli-actor.js";
 import { CliError, printResult } from "../output.js";
-import { parseId, parseThreshold } from "../parse.js";
+import { parseId, parseRateLimit, parseThreshold } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 import { registerAccountDelete } from "./account-delete.js";
 import { registerAccountList } from "./account-list.js";
@@ -77,6 +77,11 @@ export function registerAccount(program: Command): void {
     )
     .option("--slack-webhook <url>", 'Slack-compatible incoming-webhook URL ("" removes it)')
     .option("--alert-email <a@x,b@y>", 'alert e-mail addresses, comma-separated ("" removes them)')
+    .option(
+      "--rate-limit <N>",
+      'API requests a minute per key for this account (0: unlimited; "": the default)',
+      parseRateLimit,
+    )
     .option("--json", "print one JSON object")
     .action(
       async (opts: {
@@ -84,9 +89,10 @@ export function registerAccount(program: Command): void {
         threshold?: number;
         slackWebhook?: string;
         alertEmail?: string;
+        rateLimit?: number | "default";
         json?: boolean;
       }) => {
-        const view = await withDeps(async (deps) => {
+        const { view, defaultLimit } = await withDeps(async (deps) => {
           const alerts = checkAlertSettings(
             { slackWebhook: opts.slackWebhook, alertEmails: opts.alertEmail },
             { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
@@ -99,22 +105,34 @@ export function registerAccount(program: Command): void {
             deps.db.kysely,
             {
               accountId: opts.account,
-              settings: { vipThreshold: opts.threshold, ...alerts.settings },
+              settings: {
+                vipThreshold: opts.threshold,
+                apiRateLimitPerMinute: opts.rateLimit === "default" ? null : opts.rateLimit,
+                ...alerts.settings,
+              },
               actor: commandActor(),
             },
             deps.clock.now(),
           );
-          return getAccount(deps.db.kysely, opts.account);
+          const view = await getAccount(deps.db.kysely, opts.account);
+          return { view, defaultLimit: deps.config.apiRateLimitPerMinute };
         });
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
             `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
             `Chat webhook: ${view?.slackWebhook ?? "none"}`,
             `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}`,
+            `API rate limit: ${describeLimit(view?.apiRateLimitPerMinute ?? null, defaultLimit)}`,
           ].join("\n"),
         );
       },
     );
 
   registerAccountDelete(account);
+}
+
+function describeLimit(own: number | null, defaultLimit: number): string {
+  const limit = own ?? defaultLimit;
+  const text = limit === 0 ? "unlimited" : `${limit} requests a minute per key`;
+  return own === null ? `${text} (the default, API_RATE_LIMIT_PER_MINUTE)` : text;
 }

@@ -1,16 +1,9 @@
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { type AlertView, listAlerts } from "../../features/alerts/list-alerts.js";
 import { CliError, printResult } from "../output.js";
-import { parseId } from "../parse.js";
+import { parseId, parseLimit } from "../parse.js";
 import { withDeps } from "../with-deps.js";
-
-function parseLimit(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < 1 || n > 1000)
-    throw new InvalidArgumentError("the limit is a whole number from 1 to 1000");
-  return n;
-}
 
 export function registerAlerts(program: Command): void {
   const alerts = program.command("alerts").description("VIP alerts and their delivery attempts");

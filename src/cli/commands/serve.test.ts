@@ -50,10 +50,12 @@ for (const engine of ENGINES) {
       });
     const listening = () => velvet?.stdout().includes('"msg":"velvet is listening"') === true;
 
-    it("serves HTTP and works the queue in one process, then exits 0 on SIGTERM", async () => {
-      velvet = serve({});
+    it("serves HTTP, health checks and metrics, works the queue, then exits 0 on SIGTERM", async () => {
+      velvet = serve({ METRICS_PORT: "0" });
       await waitFor("the server to listen", listening, 20_000);
-      const url = /"url":"(http:[^"]+)"/.exec(velvet.stdout())?.[1];
+      const url = /"url":"(http:[^"]+)"[^\n]*"msg":"velvet is listening"/.exec(
+        velvet.stdout(),
+      )?.[1];
       expect((await fetch(`${url}/api/v1/orders`)).status).toBe(405);
       // One human line beside the JSON logs says where to go.
       await waitFor(
@@ -61,12 +63,21 @@ for (const engine of ENGINES) {
         () => velvet?.stderr().includes("Velvet is running") === true,
       );
       expect(velvet.stderr()).toContain(`Velvet is running: open ${url}/signup`);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      const metricsUrl = /"url":"(http:[^"]+\/metrics)"/.exec(velvet.stdout())?.[1] as string;
+      expect(metricsUrl).not.toBe(`${url}/metrics`);
+      expect((await fetch(`${url}/metrics`)).status).toBe(404);
       await waitFor(
         "the worker to settle the job",
         async () => (await job())?.last_error != null,
         10_000,
       );
       expect((await job())?.last_error).toMatch(/^unknown task "no-such-task"/);
+      const scraped = await (await fetch(metricsUrl)).text();
+      expect(scraped).toContain('velvet_jobs{task="no-such-task",state="given_up"} 1');
+      expect(scraped).toMatch(
+        /velvet_http_request_duration_seconds_count\{method="GET",route="\/readyz",status="200"\} 1/,
+      );
       velvet.child.kill("SIGTERM");
       expect(await velvet.exited, velvet.stderr()).toEqual({ code: 0, signal: null });
       expect(velvet.stdout()).toContain('"msg":"worker stopped"');
@@ -95,6 +106,22 @@ for (const engine of ENGINES) {
         const lines = velvet.stderr().trim().split("\n");
         expect(lines).toEqual([
           `velvet: cannot listen on 127.0.0.1:${port}: the address is already in use (another process listens there) (EADDRINUSE); choose another with PORT and HOST`,
+        ]);
+      } finally {
+        taken.close();
+      }
+    });
+
+    it("velvet worker exits non-zero with one line when its metrics port is taken", async () => {
+      const taken = net.createServer();
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+      const port = (taken.address() as net.AddressInfo).port;
+      try {
+        velvet = spawnVelvet(["worker"], database.url, { METRICS_PORT: String(port) });
+        const exit = await velvet.exited;
+        expect(exit.code, velvet.stderr()).toBe(1);
+        expect(velvet.stderr().trim().split("\n")).toEqual([
+          `velvet: cannot listen on 127.0.0.1:${port}: the address is already in use (another process listens there) (EADDRINUSE); choose another with METRICS_PORT and METRICS_HOST`,
         ]);
       } finally {
         taken.close();

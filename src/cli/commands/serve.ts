@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { Deps } from "../../deps.js";
-import { type RunningServer, startServer, untilSignal } from "../../http/server.js";
+import { serveMetrics } from "../../features/metrics/serve-metrics.js";
+import { startServer, untilSignal } from "../../http/server.js";
 import { createWorker } from "../../jobs/worker.js";
 import { buildDeps, closeDeps } from "../../main.js";
 import { allTasks } from "../../tasks.js";
@@ -13,13 +14,16 @@ export function registerServe(program: Command): void {
     )
     .action(async () => {
       const deps = await buildDeps({ longRunning: true });
-      let server: RunningServer;
-      try {
-        server = await startServer(deps);
-      } catch (error) {
+      // A listener that cannot start ends the process, after releasing what was opened.
+      const server = await startServer(deps).catch(async (error: unknown) => {
         await closeDeps(deps);
         throw error;
-      }
+      });
+      const metrics = await serveMetrics(deps).catch(async (error: unknown) => {
+        await server.close();
+        await closeDeps(deps);
+        throw error;
+      });
       const worker = deps.config.worker.enabled ? createWorker(deps, allTasks(deps)) : null;
       worker?.start();
       deps.log.info(
@@ -30,6 +34,7 @@ export function registerServe(program: Command): void {
       await untilSignal(deps.log, async () => {
         // Both finish what they hold (requests, jobs) before the database is closed.
         await Promise.all([server.close(), worker?.stop()]);
+        await metrics.close();
         await closeDeps(deps);
       });
     });

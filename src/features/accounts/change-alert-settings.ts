@@ -1,5 +1,5 @@
 /**
- * Changing the VIP threshold and alert channels, recorded in the audit trail with what changed
+ * Changing the VIP threshold, alert channels and API rate limit, recorded in the audit trail with what changed
  * (the threshold's old and new value, whether the webhook was set or removed, how many alert
  * addresses there are): never the webhook URL itself, which is a secret. Nothing is recorded
  * when nothing changed.
@@ -19,7 +19,7 @@ export async function changeAlertSettings(
   return db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom("accounts")
-      .select(["vip_threshold", "slack_webhook_url", "alert_emails"])
+      .select(["vip_threshold", "slack_webhook_url", "alert_emails", "api_rate_limit_per_minute"])
       .where("id", "=", input.accountId)
       .executeTakeFirst();
     if (!before) return false;
@@ -30,6 +30,14 @@ export async function changeAlertSettings(
       changes.threshold = { from: before.vip_threshold, to: s.vipThreshold };
     if (s.slackWebhookUrl !== undefined && s.slackWebhookUrl !== before.slack_webhook_url)
       changes.chatWebhook = s.slackWebhookUrl === null ? "removed" : "set";
+    if (
+      s.apiRateLimitPerMinute !== undefined &&
+      s.apiRateLimitPerMinute !== before.api_rate_limit_per_minute
+    )
+      changes.apiRateLimit = {
+        from: before.api_rate_limit_per_minute,
+        to: s.apiRateLimitPerMinute,
+      };
     if (s.alertEmails !== undefined) {
       const after = (s.alertEmails ?? []).join(",");
       if (after !== splitAlertEmails(before.alert_emails).join(","))

@@ -13,6 +13,8 @@ export interface AccountView {
   alertEmails: string[];
   /** ISO instant the account was closed, or null. */
   closedAt: string | null;
+  /** Requests a minute per API key set for this account; null: the deployment's default. */
+  apiRateLimitPerMinute: number | null;
 }
 
 export async function getAccount(
@@ -29,6 +31,7 @@ export async function getAccount(
       "accounts.slack_webhook_url",
       "accounts.alert_emails",
       "accounts.closed_at",
+      "accounts.api_rate_limit_per_minute",
       "stores.id as store_id",
     ])
     .where("accounts.id", "=", accountId)
@@ -43,5 +46,6 @@ export async function getAccount(
     slackWebhook: row.slack_webhook_url === null ? null : maskWebhookUrl(row.slack_webhook_url),
     alertEmails: splitAlertEmails(row.alert_emails),
     closedAt: row.closed_at === null ? null : new Date(row.closed_at).toISOString(),
+    apiRateLimitPerMinute: row.api_rate_limit_per_minute,
   };
 }

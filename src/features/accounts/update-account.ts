@@ -7,6 +7,8 @@ export interface AccountSettings {
   slackWebhookUrl?: string | null;
   /** Already checked by `checkAlertSettings`; null or [] removes every address. */
   alertEmails?: string[] | null;
+  /** Requests a minute per API key; 0: unlimited; null: back to API_RATE_LIMIT_PER_MINUTE. */
+  apiRateLimitPerMinute?: number | null;
 }
 
 /** Applies the given settings; returns false when the account does not exist. */
@@ -27,6 +29,9 @@ export async function updateAccount(
     ...(settings.slackWebhookUrl === undefined
       ? {}
       : { slack_webhook_url: settings.slackWebhookUrl }),
+    ...(settings.apiRateLimitPerMinute === undefined
+      ? {}
+      : { api_rate_limit_per_minute: settings.apiRateLimitPerMinute }),
     ...(alertEmails === undefined
       ? {}
       : { alert_emails: alertEmails.length === 0 ? null : alertEmails.join(",") }),

@@ -43,11 +43,13 @@ export async function deliverAlert(
       : await driver.send(alert, deps, ctx.signal);
   const durationMs = performance.now() - started;
   if (result.outcome === "deferred") {
+    deps.metrics.alertDelivery(driver.channel, "deferred");
     return { kind: "retry", error: result.error, delayMs: result.delayMs };
   }
 
   const lastTry = result.outcome === "retry" && ctx.attempt >= ctx.maxAttempts;
   const outcome = result.outcome === "retry" && lastTry ? "failed" : result.outcome;
+  deps.metrics.alertDelivery(driver.channel, outcome);
   await recordAttempt(deps.db.kysely, alert.alertId, {
     at,
     outcome,

@@ -6,6 +6,7 @@ import { buildChatMessage } from "./build-chat-message.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
 import { DELIVER_CHAT_ALERT_TASK } from "./enqueue-vip-alerts.js";
 import { markAlertFailed } from "./record-attempt.js";
+import { requeueFailedAlert } from "./requeue-failed-alert.js";
 import { maskWebhookUrl } from "./webhook-url.js";
 
 export function chatDriver(delivery: AlertDelivery): ChannelDriver {
@@ -25,5 +26,6 @@ export function deliverChatAlert(delivery: AlertDelivery): TaskDefinition<AlertJ
     backoff: ALERT_BACKOFF,
     handle: (deps, payload, ctx) => deliverAlert(deps, driver, payload.alertId, ctx),
     onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),
+    onRetry: (trx, payload) => requeueFailedAlert(trx, payload.alertId),
   };
 }

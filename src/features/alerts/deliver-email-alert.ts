@@ -9,6 +9,7 @@ import { buildAlertEmail } from "./build-alert-email.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
 import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
 import { markAlertFailed } from "./record-attempt.js";
+import { requeueFailedAlert } from "./requeue-failed-alert.js";
 import { waitForMail, wakeWaitingEmailAlerts } from "./wait-for-mail.js";
 
 export function emailDriver(delivery: AlertDelivery): ChannelDriver {
@@ -40,5 +41,6 @@ export function deliverEmailAlert(delivery: AlertDelivery): TaskDefinition<Alert
       ? { onWorkerStart: async (deps) => void (await wakeWaitingEmailAlerts(deps)) }
       : {}),
     onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),
+    onRetry: (trx, payload) => requeueFailedAlert(trx, payload.alertId),
   };
 }

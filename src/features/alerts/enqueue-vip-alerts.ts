@@ -28,11 +28,20 @@ export const TASK_FOR_CHANNEL: Record<AlertChannel, string> = {
   email: DELIVER_EMAIL_ALERT_TASK,
 };
 
+export function alertJobKey(alertId: string): string {
+  return `alert:${alertId}`;
+}
+
 export interface VipAlertInput {
   accountId: string;
   customerId: string;
   score: number;
   threshold: number;
+}
+
+export interface EnqueueAlertOptions {
+  /** The request that led here (the enrichment job's): the alert's log lines carry it. */
+  requestId?: string | null;
 }
 
 export interface QueuedAlert {
@@ -44,6 +53,7 @@ export async function enqueueVipAlerts(
   trx: Transaction<Database> | Kysely<Database>,
   vip: VipAlertInput,
   now: number,
+  options: EnqueueAlertOptions = {},
 ): Promise<QueuedAlert[]> {
   const account = await findChannels.runTakeFirst(trx, { id: vip.accountId });
   if (!account) return [];
@@ -84,8 +94,9 @@ export async function enqueueVipAlerts(
       {
         task: TASK_FOR_CHANNEL[channel],
         payload: { alertId },
-        jobKey: `alert:${alertId}`,
+        jobKey: alertJobKey(alertId),
         maxAttempts: ALERT_MAX_ATTEMPTS,
+        requestId: options.requestId ?? null,
       },
       now,
     );

@@ -1,6 +1,8 @@
 /**
- * Resolves an API key to its store, on every request: no cache, so a revocation is refused on
- * the very next request on every node. A malformed key never reaches the database.
+ * Resolves an API key to its store and its account's rate limit, on every request: no cache, so
+ * a revocation (or a new limit) applies on the very next request on every node. A malformed key
+ * never reaches the database. Looking a key up writes nothing: `recordKeyUse` is called once the
+ * request is admitted (after the rate limit), so a refused request writes nothing at all.
  */
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Deps } from "../../deps.js";
@@ -15,13 +17,23 @@ const findLiveKey = preparedQuery(["key_hash"], (db, v: { key_hash: string }) =>
   db
     .selectFrom("api_keys")
     .innerJoin("stores", "stores.id", "api_keys.store_id")
-    .select(["api_keys.id", "api_keys.store_id", "api_keys.last_used_at", "stores.account_id"])
+    .innerJoin("accounts", "accounts.id", "stores.account_id")
+    .select([
+      "api_keys.id",
+      "api_keys.store_id",
+      "api_keys.last_used_at",
+      "stores.account_id",
+      "accounts.api_rate_limit_per_minute",
+    ])
     .where("api_keys.key_hash", "=", v.key_hash)
     .where("api_keys.revoked_at", "is", null),
 );
 
 export interface AuthenticatedKey extends StoreRef {
   keyId: string;
+  /** The account's own limit per key (null: the configured default; 0: none). */
+  rateLimitPerMinute: number | null;
+  lastUsedAt: number | null;
 }
 
 export async function authenticateApiKey(
@@ -33,14 +45,25 @@ export async function authenticateApiKey(
     key_hash: hashApiKey(key),
   });
   if (!row) return null;
+  return {
+    keyId: row.id,
+    storeId: row.store_id,
+    accountId: row.account_id,
+    rateLimitPerMinute: row.api_rate_limit_per_minute,
+    lastUsedAt: row.last_used_at,
+  };
+}
 
+/** Marks the key as used: at most one write a minute per key. */
+export async function recordKeyUse(
+  deps: Pick<Deps, "db" | "clock">,
+  key: AuthenticatedKey,
+): Promise<void> {
   const now = deps.clock.now();
-  if (row.last_used_at === null || row.last_used_at < now - LAST_USED_RESOLUTION_MS) {
-    await deps.db.kysely
-      .updateTable("api_keys")
-      .set({ last_used_at: now })
-      .where("id", "=", row.id)
-      .execute();
-  }
-  return { keyId: row.id, storeId: row.store_id, accountId: row.account_id };
+  if (key.lastUsedAt !== null && key.lastUsedAt >= now - LAST_USED_RESOLUTION_MS) return;
+  await deps.db.kysely
+    .updateTable("api_keys")
+    .set({ last_used_at: now })
+    .where("id", "=", key.keyId)
+    .execute();
 }

@@ -22,6 +22,7 @@ const DETAIL_LABELS: Record<string, string> = {
   threshold: "VIP threshold",
   chatWebhook: "chat webhook",
   alertEmails: "alert addresses",
+  apiRateLimit: "API rate limit a minute (null: default)",
   ip: "from",
   orders: "orders",
   providerAnswers: "provider answers",

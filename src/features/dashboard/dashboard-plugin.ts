@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
+import type { TaskDefinition } from "../../jobs/task.js";
 import { registerCloseAccountRoutes } from "./account/close-account-routes.js";
 import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
 import type { SendChat } from "./alert-settings/test-message.js";
@@ -20,6 +21,7 @@ import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { sessionHook } from "./session/guards.js";
+import { registerSystemRoutes } from "./system/system-routes.js";
 
 export interface DashboardOptions {
   /**
@@ -27,6 +29,11 @@ export interface DashboardOptions {
    * (`deps.alerts.sendChat`: SSRF-guarded, and paced together with real alerts).
    */
   sendChat?: SendChat;
+  /**
+   * The worker's tasks, for Settings → System's Retry (their `onRetry` puts the enrichment or
+   * alert back to pending). Without them a retry still revives the job row.
+   */
+  tasks?: ReadonlyArray<TaskDefinition<unknown>>;
 }
 
 export function registerDashboard(
@@ -77,6 +84,7 @@ export function registerDashboard(
       registerBillingRoutes(pages, deps);
       registerAuditLogRoutes(pages, deps);
       registerCloseAccountRoutes(pages, deps);
+      registerSystemRoutes(pages, deps, options.tasks ?? []);
     });
   });
 }

@@ -118,6 +118,7 @@ for (const engine of ENGINES) {
         "/settings/integrations",
         "/settings/alerts",
         "/settings/billing",
+        "/settings/system",
       ];
       for (const path of pages) {
         const { res, html: page } = await b.page(path);

@@ -22,6 +22,7 @@ import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
 import { type SettledAnswers, settledAnswers } from "./provider-results.js";
 import type { ProviderQuery } from "./providers/provider.js";
+import { requeueFailedEnrichment } from "./requeue-failed-enrichment.js";
 import {
   markEnrichmentFailed,
   saveEnrichmentResult,
@@ -46,6 +47,9 @@ export function createEnrichCustomerTask(): TaskDefinition<Payload> {
     payload: Payload,
     handle: (deps, payload, ctx) => enrichCustomer(deps, windows, payload.customerId, ctx),
     onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
+    onRetry: async (trx, payload, now) => {
+      await requeueFailedEnrichment(trx, payload.customerId, now);
+    },
   };
 }
 
@@ -62,7 +66,7 @@ async function enrichCustomer(
   // At least once: a repeated run after success has nothing left to do.
   if (customer.enrichment_status === "enriched") return { kind: "done" };
 
-  const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now() };
+  const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now(), requestId: ctx.requestId };
   // Answers are only ever stored with the enrichment row (save-enrichment.ts): without the row,
   // as on every new customer's first attempt, there is nothing to look up.
   const settled = customer.has_enrichment_row ? await settledAnswers(db, customerId) : NONE_SETTLED;

@@ -17,6 +17,8 @@ import type { ScoredCustomer } from "./score-customer.js";
 export interface AttemptInfo {
   attempt: number;
   startedAt: number;
+  /** The request that enqueued the enrichment: its alerts' jobs carry it on. */
+  requestId?: string | null;
 }
 
 /**
@@ -139,6 +141,7 @@ export async function saveEnrichmentResult(
           threshold: owner.vip_threshold,
         },
         now,
+        { requestId: info.requestId ?? null },
       );
     }
     return vip;

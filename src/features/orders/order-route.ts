@@ -1,12 +1,19 @@
 /**
- * POST /api/v1/orders: authenticate (before anything else is looked at) → validate → one
- * transaction (submitOrder) → answer. Other methods on the path are a 405 with `Allow: POST`.
+ * POST /api/v1/orders: authenticate (before anything else is looked at) → the key's rate limit
+ * (before any write) → validate → one transaction (submitOrder) → answer. Other methods on the
+ * path are a 405 with `Allow: POST`.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.js";
 import { AppError, MESSAGES } from "../../http/errors.js";
-import { type AuthenticatedKey, authenticateApiKey } from "../api-keys/authenticate-api-key.js";
+import {
+  type AuthenticatedKey,
+  authenticateApiKey,
+  recordKeyUse,
+} from "../api-keys/authenticate-api-key.js";
 import { apiKeyFromHeaders } from "../api-keys/key-format.js";
+import { checkRateLimit } from "../rate-limits/check-rate-limit.js";
+import type { KeyRateLimiter } from "../rate-limits/key-rate-limiter.js";
 import { parseOrderRequest } from "./order-request.js";
 import { submitOrder } from "./submit-order.js";
 
@@ -29,21 +36,28 @@ const successSchema = {
   },
 } as const;
 
-export function registerOrderRoutes(app: FastifyInstance, deps: Deps): void {
+export function registerOrderRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  limiter: KeyRateLimiter,
+): void {
   app.route({
     method: "POST",
     url: ORDERS_PATH,
     schema: { response: { 200: successSchema } },
-    onRequest: async (request: FastifyRequest) => {
+    onRequest: async (request: FastifyRequest, reply) => {
       const key = await authenticateApiKey(deps, apiKeyFromHeaders(request.headers));
       if (key === null) throw new AppError("unauthorized", MESSAGES.unauthorized);
+      reply.headers(checkRateLimit(limiter, key, deps.config.apiRateLimitPerMinute));
+      await recordKeyUse(deps, key);
       request.apiKey = key;
     },
     handler: async (request) => {
       const parsed = parseOrderRequest(request.body);
       if (!parsed.ok) throw new AppError("bad_request", parsed.message);
       const key = request.apiKey as AuthenticatedKey;
-      const result = await submitOrder(deps, key, parsed.value);
+      const result = await submitOrder(deps, key, parsed.value, request.id);
+      deps.metrics.submission(result.enrichmentStatus);
       return { success: true, ...result };
     },
   });

@@ -15,6 +15,7 @@ import type { Deps } from "../../deps.js";
 import { AppError } from "../../http/errors.js";
 import { newId } from "../../lib/ids.js";
 import { enqueueEnrichment } from "../enrichment/enqueue-enrichment.js";
+import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
 import {
   findCustomer,
@@ -43,6 +44,8 @@ export async function submitOrder(
   deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
   store: StoreRef,
   submission: OrderSubmission,
+  /** The request's X-Request-Id, carried by the enrichment job. */
+  requestId: string | null = null,
 ): Promise<SubmitOrderResult> {
   const dialect = deps.db.dialect;
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
@@ -50,7 +53,8 @@ export async function submitOrder(
     const customer = await getOrCreateCustomer(trx, dialect, store, submission, now);
     let enrichmentStatus: EnrichmentStatusAnswer;
     if (customer.created) {
-      await enqueueEnrichment(trx, customer.id, now, deps.config.enrichment.maxAttempts);
+      const { maxAttempts } = deps.config.enrichment;
+      await enqueueEnrichment(trx, customer.id, now, maxAttempts, requestId);
       await chargeEnrichment(trx, dialect, store, customer.id, deps.config.enrichmentPriceUsd, now);
       enrichmentStatus = "queued";
     } else {
@@ -60,6 +64,7 @@ export async function submitOrder(
         customer.status,
         now,
         deps.config.enrichment.maxAttempts,
+        requestId,
       );
     }
     const result: SubmitOrderResult = { customerId: customer.id, enrichmentStatus };
@@ -120,18 +125,13 @@ async function answerForExisting(
   status: EnrichmentStatus,
   now: number,
   maxAttempts: number,
+  requestId: string | null,
 ): Promise<EnrichmentStatusAnswer> {
   if (status === "enriched") return "existing";
   if (status === "pending") return "queued";
   // Only the request that flips failed → pending requeues; a racing one sees pending: queued.
-  const flipped = await trx
-    .updateTable("customers")
-    .set({ enrichment_status: "pending", updated_at: now })
-    .where("id", "=", customerId)
-    .where("enrichment_status", "=", "failed")
-    .executeTakeFirst();
-  if (flipped.numUpdatedRows === 0n) return "queued";
-  await enqueueEnrichment(trx, customerId, now, maxAttempts);
+  if (!(await requeueFailedEnrichment(trx, customerId, now))) return "queued";
+  await enqueueEnrichment(trx, customerId, now, maxAttempts, requestId);
   return "retry";
 }
 

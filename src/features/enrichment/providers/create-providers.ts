@@ -11,7 +11,12 @@ import { createGravatarProvider } from "./gravatar.js";
 import type { FetchLike } from "./http-call.js";
 import { createPdlProvider } from "./pdl.js";
 import type { EnrichmentProvider, ProviderName } from "./provider.js";
-import { type ProviderLog, type ResilientProvider, withResilience } from "./resilient-provider.js";
+import {
+  type ProviderLog,
+  type ResilienceSettings,
+  type ResilientProvider,
+  withResilience,
+} from "./resilient-provider.js";
 
 export interface CreateProvidersDeps {
   log?: ProviderLog;
@@ -20,6 +25,7 @@ export interface CreateProvidersDeps {
   fetch?: FetchLike;
   /** The longest a lookup waits for a rate-limit token before it is rescheduled (default 2 s). */
   maxRateWaitMs?: number;
+  onCircuitChange?: ResilienceSettings["onCircuitChange"];
 }
 
 /** The providers this configuration turns on, in the order they are asked. */
@@ -63,6 +69,7 @@ export function createProviders(
       maxRateWaitMs: deps.maxRateWaitMs,
       now: deps.now,
       log: deps.log,
+      onCircuitChange: deps.onCircuitChange,
     }),
   );
 }

@@ -24,6 +24,7 @@ const providers = new Map(
       info: (details, message) => post({ type: "log", level: "info", details, message }),
       warn: (details, message) => post({ type: "log", level: "warn", details, message }),
     },
+    onCircuitChange: (provider, state) => post({ type: "circuit", provider, state }),
   }).map((p) => [p.name, p] as const),
 );
 const inFlight = new Map<number, AbortController>();

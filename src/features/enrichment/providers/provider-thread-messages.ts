@@ -4,6 +4,7 @@
  * objects, and a result is a value even when the lookup failed.
  */
 import type { Config } from "../../../config.js";
+import type { BreakerState } from "./circuit-breaker.js";
 import type { ProviderName, ProviderQuery, ProviderResult } from "./provider.js";
 
 /** The thread's `workerData`: the providers' settings, read from the environment once. */
@@ -21,4 +22,6 @@ export type FromThread =
   /** Every provider's answer, in the order asked, once the slowest has answered. */
   | { type: "results"; id: number; results: ProviderResult[] }
   /** The resilience wrapper's log lines (circuit opened, closed), written by the main logger. */
-  | { type: "log"; level: "info" | "warn"; details: object; message: string };
+  | { type: "log"; level: "info" | "warn"; details: object; message: string }
+  /** A provider's circuit breaker changed state (metrics on the main thread). */
+  | { type: "circuit"; provider: ProviderName; state: BreakerState };

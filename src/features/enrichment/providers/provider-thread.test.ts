@@ -57,12 +57,16 @@ describe("providers on their own thread", () => {
     const direct = createProviders(loadConfig(fakes.env).enrichment);
     const onMain = await Promise.all(direct.map((p) => p.lookup(query, signal)));
     expect(viaThread.map((r) => r.kind)).toEqual(["matched", "matched", "matched", "matched"]);
-    // The raw body crosses as JSON text; everything else is the adapter's value as it was.
-    const parsed = viaThread.map(({ rawJson, ...rest }) => ({
-      ...rest,
-      raw: rawJson === undefined ? undefined : JSON.parse(new TextDecoder().decode(rawJson)),
-    }));
-    expect(parsed).toEqual(onMain);
+    // The raw body crosses as JSON text; everything else is the adapter's value as it was
+    // (each call's duration, measured on either side, is a number).
+    const parsed = viaThread.map(({ rawJson, durationMs, ...rest }) => {
+      expect(durationMs).toEqual(expect.any(Number));
+      return {
+        ...rest,
+        raw: rawJson === undefined ? undefined : JSON.parse(new TextDecoder().decode(rawJson)),
+      };
+    });
+    expect(parsed).toEqual(onMain.map(({ durationMs: _, ...rest }) => rest));
     expect(fakes.all().map((f) => f.requestCount())).toEqual([2, 2, 2, 2]);
   });
 

@@ -22,6 +22,7 @@ import type { Worker } from "node:worker_threads";
 import type { Config } from "../../../config.js";
 import { createBackgroundPacer } from "../../../lib/background-pacer.js";
 import { startThread } from "../../../lib/start-thread.js";
+import type { BreakerState } from "./circuit-breaker.js";
 import { configuredProviderNames } from "./create-providers.js";
 import type { LookupAll } from "./lookup-all.js";
 import type { EnrichmentProvider, ProviderName, ProviderResult } from "./provider.js";
@@ -48,6 +49,8 @@ interface Pending {
 export function createThreadedProviders(
   settings: Config["enrichment"],
   log: ProviderThreadLog,
+  /** Told when a provider's circuit changes state in the thread (metrics). */
+  onCircuitChange: (provider: ProviderName, state: BreakerState) => void = () => {},
 ): ThreadedProviders {
   const names = configuredProviderNames(settings);
   const pending = new Map<number, Pending>();
@@ -72,6 +75,10 @@ export function createThreadedProviders(
     thread.on("message", (message: FromThread) => {
       if (message.type === "log") {
         log[message.level](message.details, message.message);
+        return;
+      }
+      if (message.type === "circuit") {
+        onCircuitChange(message.provider, message.state);
         return;
       }
       const entry = pending.get(message.id);

@@ -108,6 +108,11 @@ export type ProviderResult = (
    * attempt's other answers: the garbage collector neither copies nor scans them.
    */
   rawJson?: Uint8Array;
+  /**
+   * How long the provider call took, in milliseconds, when one was made (set by the
+   * resilience wrapper; absent when the call was refused locally: circuit open, rate limit).
+   */
+  durationMs?: number;
 };
 
 export interface EnrichmentProvider {

@@ -100,6 +100,7 @@ describe("resilient provider: limits", () => {
       httpStatus: null,
       error: "timed out after 100 ms",
       cause: "timeout",
+      durationMs: expect.any(Number),
     });
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(resilient.health().consecutiveFailures).toBe(1);
@@ -145,7 +146,9 @@ describe("resilient provider: circuit breaker and 429", () => {
       warn: (_: object, m: string) => logged.push(m),
       info: (_: object, m: string) => logged.push(m),
     };
-    const resilient = withResilience(provider, { ...SETTINGS, log });
+    const states: string[] = [];
+    const onCircuitChange = (name: string, state: string) => states.push(`${name}:${state}`);
+    const resilient = withResilience(provider, { ...SETTINGS, log, onCircuitChange });
     for (let i = 0; i < 3; i++)
       expect(await lookup(resilient)).toMatchObject({ kind: "transient", httpStatus: 503 });
     expect(resilient.health().breaker).toBe("open");
@@ -167,6 +170,8 @@ describe("resilient provider: circuit breaker and 429", () => {
       "provider circuit half-open",
       "provider circuit closed",
     ]);
+    // What the metrics' circuit gauge is fed with.
+    expect(states).toEqual(["pdl:open", "pdl:half_open", "pdl:closed"]);
   });
 
   it("does not count FullContact's 202 (still searching) as a failure", async () => {
@@ -180,7 +185,9 @@ describe("resilient provider: circuit breaker and 429", () => {
     };
     const { provider } = scripted(() => pending);
     const resilient = withResilience(provider, { ...SETTINGS, breakerFailures: 1 });
-    for (let i = 0; i < 3; i++) expect(await lookup(resilient)).toEqual(pending);
+    for (let i = 0; i < 3; i++) {
+      expect(await lookup(resilient)).toEqual({ ...pending, durationMs: expect.any(Number) });
+    }
     expect(resilient.health()).toMatchObject({ breaker: "closed", consecutiveFailures: 0 });
   });
 

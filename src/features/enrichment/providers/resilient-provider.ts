@@ -35,6 +35,8 @@ export interface ResilienceSettings {
   maxRateWaitMs?: number;
   now?: () => number;
   log?: ProviderLog;
+  /** Told every time the circuit changes state (metrics). */
+  onCircuitChange?: (provider: ProviderName, state: BreakerState) => void;
 }
 
 /** The slice of a pino logger the wrapper uses. */
@@ -74,6 +76,7 @@ export function withResilience(
     probeTimeoutMs: settings.timeoutMs,
     now,
     onChange: ({ from, to, consecutiveFailures }) => {
+      settings.onCircuitChange?.(provider, to);
       const details = {
         provider,
         from,
@@ -132,7 +135,9 @@ export function withResilience(
         const error = `local rate limit of ${settings.ratePerMinute}/min reached`;
         return refused(error, token.retryAfterMs, "rate_limited");
       }
-      const result = await callWithDeadline(inner, query, signal, settings.timeoutMs);
+      const started = performance.now();
+      const answer = await callWithDeadline(inner, query, signal, settings.timeoutMs);
+      const result = { ...answer, durationMs: performance.now() - started };
       breaker.record(outcomeOf(result), admission.probe);
       if (result.kind === "transient" && result.cause === "rate_limited" && result.retryAfterMs) {
         pausedUntil = Math.max(pausedUntil, now() + result.retryAfterMs);

@@ -1,0 +1,163 @@
+/**
+ * The Prometheus side of `Metrics`: one prom-client registry per process (not the library's
+ * global one), Node's default process metrics, and the series documented in the README
+ * ("Operating Velvet"). Recording on the request path is a Map lookup and an increment: the
+ * labelled children are created once per label combination and kept. The queue and the SQLite
+ * WAL are read when Prometheus scrapes, never on the request path.
+ */
+import fs from "node:fs";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Db } from "../../db/connect.js";
+import type { Clock } from "../../lib/clock.js";
+import type { CircuitState, Metrics } from "./metrics.js";
+import { type JobStats, readJobStats } from "./read-job-stats.js";
+import { RequestHistogram } from "./request-histogram.js";
+
+const CIRCUIT_STATES: CircuitState[] = ["closed", "open", "half_open"];
+const JOB_STATES = ["due", "running", "scheduled", "given_up"] as const;
+
+export interface PromMetricsDeps {
+  db: Db;
+  clock: Clock;
+  /** The SQLite file whose WAL size is reported; null on PostgreSQL. */
+  sqliteFile: string | null;
+  /** Providers whose circuit starts closed (the configured ones). */
+  providers?: string[];
+}
+
+export function createPromMetrics(deps: PromMetricsDeps): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const httpDuration = new RequestHistogram(
+    "velvet_http_request_duration_seconds",
+    "HTTP requests by method, route pattern and status, with their duration",
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registry,
+  );
+  // Counted in a plain map on the request path, handed to prom-client when it is scraped.
+  const submitted = new Map<string, number>();
+  new Counter({
+    name: "velvet_order_submissions_total",
+    help: "Accepted POST /api/v1/orders by the enrichmentStatus answered",
+    labelNames: ["enrichment_status"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [status, n] of submitted) this.inc({ enrichment_status: status }, n);
+    },
+  });
+  const providerCalls = new Counter({
+    name: "velvet_provider_calls_total",
+    help: "Enrichment provider answers by provider, outcome and reason",
+    labelNames: ["provider", "outcome", "reason"],
+    registers: [registry],
+  });
+  const providerDuration = new Histogram({
+    name: "velvet_provider_call_duration_seconds",
+    help: "Duration of enrichment provider calls that reached the network",
+    labelNames: ["provider", "outcome"],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 8, 13, 20, 30],
+    registers: [registry],
+  });
+  const circuit = new Gauge({
+    name: "velvet_provider_circuit_state",
+    help: "1 for the current state of each provider's circuit breaker (per process)",
+    labelNames: ["provider", "state"],
+    registers: [registry],
+  });
+  const alertDeliveries = new Counter({
+    name: "velvet_alert_deliveries_total",
+    help: "VIP alert delivery attempts by channel and outcome",
+    labelNames: ["channel", "outcome"],
+    registers: [registry],
+  });
+  // prom-client starts every metric's collect in the same turn: the two queue gauges share
+  // one read per scrape (the snapshot is dropped on the next turn, so each scrape reads anew).
+  let snapshot: Promise<JobStats[]> | null = null;
+  const jobStats = (): Promise<JobStats[]> => {
+    if (snapshot === null) {
+      snapshot = readJobStats(deps.db, deps.clock.now());
+      setImmediate(() => {
+        snapshot = null;
+      });
+    }
+    return snapshot;
+  };
+  new Gauge({
+    name: "velvet_jobs",
+    help: "Jobs in the queue by task and state (the whole database, not this process)",
+    labelNames: ["task", "state"],
+    registers: [registry],
+    async collect() {
+      const stats = await jobStats();
+      this.reset();
+      for (const s of stats) {
+        const values = {
+          due: s.due,
+          running: s.running,
+          scheduled: s.scheduled,
+          given_up: s.givenUp,
+        };
+        for (const state of JOB_STATES) this.set({ task: s.task, state }, values[state]);
+      }
+    },
+  });
+  new Gauge({
+    name: "velvet_job_oldest_due_age_seconds",
+    help: "How long the longest-waiting due job of each task has been due (0: none due)",
+    labelNames: ["task"],
+    registers: [registry],
+    async collect() {
+      const stats = await jobStats();
+      const now = deps.clock.now();
+      this.reset();
+      for (const s of stats) {
+        this.set(
+          { task: s.task },
+          s.oldestDueMs === null ? 0 : Math.max(0, now - s.oldestDueMs) / 1000,
+        );
+      }
+    },
+  });
+  if (deps.sqliteFile !== null && deps.sqliteFile !== ":memory:") {
+    const walFile = `${deps.sqliteFile}-wal`;
+    new Gauge({
+      name: "velvet_sqlite_wal_bytes",
+      help: "Size of the SQLite write-ahead log file",
+      registers: [registry],
+      collect() {
+        this.set(fs.existsSync(walFile) ? fs.statSync(walFile).size : 0);
+      },
+    });
+  }
+
+  const setCircuit = (provider: string, state: CircuitState) => {
+    for (const s of CIRCUIT_STATES) circuit.set({ provider, state: s }, s === state ? 1 : 0);
+  };
+  for (const provider of deps.providers ?? []) setCircuit(provider, "closed");
+
+  return {
+    enabled: true,
+    httpRequest(method, route, status, seconds) {
+      const key = `${method} ${route} ${status}`;
+      if (!httpDuration.has(key))
+        httpDuration.define(key, { method, route, status: String(status) });
+      httpDuration.observe(key, seconds);
+    },
+    submission(enrichmentStatus) {
+      submitted.set(enrichmentStatus, (submitted.get(enrichmentStatus) ?? 0) + 1);
+    },
+    providerCall(provider, outcome, reason, seconds) {
+      providerCalls.labels(provider, outcome, reason).inc();
+      if (seconds !== null) providerDuration.labels(provider, outcome).observe(seconds);
+    },
+    circuitState: setCircuit,
+    alertDelivery(channel, outcome) {
+      alertDeliveries.labels(channel, outcome).inc();
+    },
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
