@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyReply,
   LogController,
 } from "fastify";
+import type { TrustProxy } from "../config.js";
 import type { Deps } from "../deps.js";
 import { registerDashboard } from "../features/dashboard/dashboard-plugin.js";
 import { sendNotFoundPage } from "../features/dashboard/html/error-pages.js";
@@ -25,7 +26,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // One access-log line per request (onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     // Slow or stuck clients must not hold sockets forever.
     requestTimeout: 30_000,
     connectionTimeout: 30_000,
@@ -36,12 +37,21 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // with its own body, which carries `code` and `statusCode` besides {error, message}.
     frameworkErrors: (_error, _request, reply) => {
       // The reply's generic route types know no status codes here; this one is plain JSON.
-      (reply as FastifyReply).code(400).send(errorBody(400, "The request URL is not valid"));
+      (reply as FastifyReply)
+        .code(400)
+        .header("x-content-type-options", "nosniff")
+        .send(errorBody(400, "The request URL is not valid"));
     },
   });
 
   // Only JSON is accepted: without the text parser a text/plain body is a 415, not a 400.
   app.removeContentTypeParser("text/plain");
+
+  // Every answer, JSON errors and 413s included, is read as what it says it is.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("x-content-type-options", "nosniff");
+    return payload;
+  });
 
   app.addHook("onResponse", async (request, reply) => {
     request.log.info(
@@ -79,6 +89,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerOrderRoutes(app, deps);
   registerDashboard(app, deps);
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify needs it. A hop count becomes proxy-addr's "trust the nearest n hops"
+ * function (Express's meaning of a number; Fastify 5 itself treats a number as trusting nothing):
+ * with 1, the address Velvet sees is the proxy's, and the last X-Forwarded-For entry, which that
+ * proxy wrote, is the client; anything a client put in front of it is ignored.
+ */
+export function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === "number") return trust === 0 ? false : (_address, hop) => hop < trust;
+  return trust;
 }
 
 function mapFrameworkError(error: FastifyError): { status: number; message: string } | null {

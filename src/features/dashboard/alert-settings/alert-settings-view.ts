@@ -14,7 +14,21 @@ export interface AlertSettingsProps {
   errors: Partial<Record<AlertSettingsField, string>>;
   maskedWebhook: string | null;
   emailEnabled: boolean;
+  /** Saved addresses that await their owner's confirmation. */
+  awaiting: string[];
   notice: Notice | null;
+}
+
+function awaitingList(p: AlertSettingsProps): SafeHtml {
+  if (p.awaiting.length === 0) return html``;
+  return html`<section class="panel awaiting" aria-labelledby="awaiting-title">
+  <h2 id="awaiting-title">E-mail addresses awaiting confirmation</h2>
+  <p class="muted">Alerts go to these addresses only after someone there opens the link we sent (valid 7 days). Until then, alerts go to your confirmed channels.</p>
+  <ul>${p.awaiting.map(
+    (email) =>
+      html`<li><span class="badge warn">Awaiting confirmation</span> ${email} <form method="post" action="/settings/alerts/emails/resend" class="inline">${csrfField(p.session)}<input type="hidden" name="email" value="${email}"><button type="submit" class="secondary">Send again</button></form></li>`,
+  )}</ul>
+</section>`;
 }
 
 export function alertSettingsView(p: AlertSettingsProps): SafeHtml {
@@ -61,9 +75,10 @@ ${csrfField(p.session)}
 <section class="panel" aria-labelledby="email-title">
   <h2 id="email-title">E-mail</h2>
   ${p.emailEnabled ? "" : html`<p class="notice info">E-mail sending is not set up on this server (<code>SMTP_URL</code>), so e-mail alerts cannot be delivered yet. Ask your Velvet administrator.</p>`}
-  ${field({ name: "emails", label: "Send alerts to", textarea: true, value: p.values.emails, error: e.emails, autocomplete: "off", help: `E-mail addresses, one per line or separated by commas (up to ${MAX_ALERT_EMAILS}). Leave empty for no e-mail alerts.` })}
+  ${field({ name: "emails", label: "Send alerts to", textarea: true, value: p.values.emails, error: e.emails, autocomplete: "off", help: `E-mail addresses, one per line or separated by commas (up to ${MAX_ALERT_EMAILS}). Each new address gets a link to confirm it first. Leave empty for no e-mail alerts.` })}
 </section>
 <div class="actions"><button type="submit">Save alert settings</button></div>
-</form>`,
+</form>
+${awaitingList(p)}`,
   });
 }
