@@ -173,6 +173,39 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
       [["usage", "--account", nobody, "--month", "2025-13", "--json"], /YYYY-MM/],
       [["key", "revoke", "not-an-id", "--json"], /expected an id/],
       [["migrate", "--json"], /DATABASE_URL/, { DATABASE_URL: "mysql://localhost/velvet" }],
+      // The dashboard's password rule holds for the operator too.
+      [
+        [
+          "account",
+          "create",
+          "--name",
+          "Weak",
+          "--owner",
+          "w@example.com",
+          "--password",
+          "12345678",
+        ],
+        /--password is refused\. Use at least 10 characters\./,
+      ],
+      [
+        [
+          "account",
+          "create",
+          "--name",
+          "Weak",
+          "--owner",
+          "w@example.com",
+          "--password",
+          "password1234",
+        ],
+        /--password is refused\. Choose a harder password: it is a common password/,
+      ],
+      [
+        ["serve"],
+        /TRUST_PROXY=true would trust every X-Forwarded-For entry/,
+        { TRUST_PROXY: "true" },
+      ],
+      [["serve"], /SIGNUP=open needs SMTP_URL/, { SIGNUP: "open" }],
     ];
     const runs = await Promise.all(
       cases.map(([args, , extra]) => runVelvet(args, { ...env, ...extra })),

@@ -4,6 +4,8 @@ import { type FakeChatServer, startChatServer } from "../../../../test/fakes/cha
 import { ENGINES } from "../../../../test/support/databases.js";
 import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
+import { loadConfig } from "../../../config.js";
+import { createAlertDelivery } from "../../alerts/alert-deps.js";
 
 async function save(browser: HttpBrowser, fields: Record<string, string>) {
   return browser.submit("/settings/alerts", "/settings/alerts", {
@@ -116,6 +118,33 @@ for (const engine of ENGINES) {
       const text = await failed.text();
       expect(text).toContain("could not be delivered (HTTP 404)");
       expect(text).toContain("channel_not_found");
+    });
+
+    it("says only 'not a public address' or 'could not be reached' when no chat server answered", async () => {
+      // The webhook's name resolves to loopback when the message is sent (DNS rebinding).
+      const env = { PUBLIC_BASE_URL: "https://velvet.example.com" };
+      const alerts = createAlertDelivery(loadConfig(env), {
+        resolve: async () => [{ address: "127.0.0.1", family: 4 }],
+      });
+      const strict = await startTestApp(engine, { env, alerts });
+      try {
+        const { browser } = await signInNewAccount(strict);
+        await save(browser, { webhook: "https://vm.internal.example.com/hooks/abc" });
+        const res = await browser.submit("/settings/alerts", "/settings/alerts/test");
+        const html = await res.text();
+        expect(html).toContain("the webhook&#39;s address is not a public address");
+        expect(html).not.toContain("127.0.0.1");
+        expect(html).not.toContain("resolves");
+      } finally {
+        await strict.close();
+      }
+      // A closed port: the connection is refused, and the page does not say how.
+      const { browser } = await signInNewAccount(app);
+      await save(browser, { webhook: `${chat.origin.replace(/:\d+$/, ":1")}/hooks/closed` });
+      const res = await browser.submit("/settings/alerts", "/settings/alerts/test");
+      const html = await res.text();
+      expect(html).toContain("the webhook could not be reached");
+      expect(html).not.toContain("ECONNREFUSED");
     });
 
     it("removes the webhook", async () => {
