@@ -22,14 +22,14 @@ export async function requestSignUp(
   const base = deps.config.publicBaseUrl;
   const taken = await db
     .selectFrom("users")
-    .select("id")
+    .select("email")
     .where("email_normalized", "=", normalizeEmail(input.email))
     .executeTakeFirst();
   let message: ReturnType<typeof buildPlainEmail>;
   if (taken) {
     message = buildPlainEmail({
       from,
-      to: input.email,
+      to: taken.email,
       subject: "Someone tried to sign up to Velvet with your address",
       paragraphs: [
         "Someone tried to create a new Velvet account with this e-mail address, which already has an account. Nothing was changed.",
