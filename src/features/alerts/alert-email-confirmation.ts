@@ -97,7 +97,7 @@ export async function awaitConfirmation(
   return pending;
 }
 
-/** "Send again": a fresh link (the old one stops working). False if not awaiting. */
+/** "Send again": a fresh link (the old one stops working); null if the address is not awaiting. */
 export async function renewConfirmation(
   db: Kysely<Database>,
   accountId: string,
