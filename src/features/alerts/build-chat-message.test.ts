@@ -1,7 +1,26 @@
 /** The chat payload: complete at a glance, and customer data escaped for mrkdwn. */
 import { describe, expect, it } from "vitest";
 import { HOSTILE_CONTENT, SAMPLE_CONTENT } from "../../../test/support/alert-fixtures.js";
-import { buildChatMessage, escapeMrkdwn, neutralChatText } from "./build-chat-message.js";
+import {
+  buildChatMessage,
+  type ChatMessage,
+  escapeMrkdwn,
+  neutralChatText,
+} from "./build-chat-message.js";
+
+/** Every text of the payload that Slack reads as mrkdwn (and Mattermost as Markdown). */
+function mrkdwnTextsOf(msg: ChatMessage): string[] {
+  return [
+    msg.text,
+    ...msg.blocks.flatMap((b) =>
+      b.type === "section"
+        ? [b.text?.text ?? "", ...(b.fields ?? []).map((f) => f.text)]
+        : b.type === "context"
+          ? b.elements.map((e) => e.text)
+          : [],
+    ),
+  ];
+}
 
 describe("buildChatMessage", () => {
   it("has a text fallback and Block Kit blocks with everything needed at a glance", () => {
@@ -41,16 +60,7 @@ describe("buildChatMessage", () => {
 
   it("escapes &, < and > in customer data wherever Slack parses mrkdwn", () => {
     const msg = buildChatMessage(HOSTILE_CONTENT);
-    const mrkdwnTexts = [
-      msg.text,
-      ...msg.blocks.flatMap((b) =>
-        b.type === "section"
-          ? [b.text?.text ?? "", ...(b.fields ?? []).map((f) => f.text)]
-          : b.type === "context"
-            ? b.elements.map((e) => e.text)
-            : [],
-      ),
-    ];
+    const mrkdwnTexts = mrkdwnTextsOf(msg);
     for (const text of mrkdwnTexts) {
       const withoutOurLink = text.replace(`<${SAMPLE_CONTENT.customerUrl}|Open in Velvet>`, "");
       expect(withoutOurLink).not.toMatch(/[<>]/);
@@ -69,16 +79,7 @@ describe("buildChatMessage", () => {
       reasons: [{ label: "Seniority", value: "@boss", points: 25 }],
     };
     const msg = buildChatMessage(hostile);
-    const texts = [
-      msg.text,
-      ...msg.blocks.flatMap((b) =>
-        b.type === "section"
-          ? [b.text?.text ?? "", ...(b.fields ?? []).map((f) => f.text)]
-          : b.type === "context"
-            ? b.elements.map((e) => e.text)
-            : [],
-      ),
-    ];
+    const texts = mrkdwnTextsOf(msg);
     for (const text of texts) {
       const withoutOurLink = text.replace(`<${SAMPLE_CONTENT.customerUrl}|Open in Velvet>`, "");
       expect(withoutOurLink).not.toMatch(/\]\(/);

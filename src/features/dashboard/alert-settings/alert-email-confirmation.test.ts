@@ -6,16 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csrfToken, HttpBrowser } from "../../../../test/browser/http-browser.js";
-import { type FakeChatServer, startChatServer } from "../../../../test/fakes/chat-server.js";
-import { type FakeProviders, startFakeProviders } from "../../../../test/fakes/providers/index.js";
+import { type PipelineApp, startPipelineApp } from "../../../../test/browser/pipeline-app.js";
+import type { FakeChatServer } from "../../../../test/fakes/chat-server.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { waitFor } from "../../../../test/support/job-deps.js";
 import { signInNewAccount } from "../../../../test/support/sign-in.js";
-import { startSmtpServer, type TestSmtpServer } from "../../../../test/support/smtp-server.js";
-import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
-import { loadConfig } from "../../../config.js";
+import type { TestSmtpServer } from "../../../../test/support/smtp-server.js";
+import type { TestApp } from "../../../../test/support/test-app.js";
 import { updateAccount } from "../../accounts/update-account.js";
-import { createAlertDelivery } from "../../alerts/alert-deps.js";
 
 function linkIn(text: string | undefined, path: string): string {
   const m = new RegExp(`https?://[^\\s]+(${path}\\?token=[A-Za-z0-9_-]{43})`).exec(text ?? "");
@@ -33,31 +31,16 @@ async function follow(app: TestApp, link: string): Promise<Response> {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`alert address confirmation on ${engine.name}`, () => {
-    let fakes: FakeProviders;
+    let pipeline: PipelineApp;
+    let app: TestApp;
     let chat: FakeChatServer;
     let smtp: TestSmtpServer;
-    let app: TestApp;
 
     beforeAll(async () => {
-      [fakes, chat, smtp] = await Promise.all([
-        startFakeProviders(),
-        startChatServer(),
-        startSmtpServer(),
-      ]);
-      const env = {
-        ...fakes.env,
-        GRAVATAR_RATE_LIMIT_PER_MIN: "6000",
-        SMTP_URL: smtp.url,
-        WEBHOOKS_ALLOW_PRIVATE: "true",
-        PUBLIC_BASE_URL: "https://velvet.example.com",
-      };
-      const alerts = createAlertDelivery(loadConfig(env), { pacingIntervalMs: 0 });
-      app = await startTestApp(engine, { worker: true, env, alerts });
+      pipeline = await startPipelineApp(engine);
+      ({ app, chat, smtp } = pipeline);
     });
-    afterAll(async () => {
-      await app?.close();
-      await Promise.all([fakes?.close(), chat?.close(), smtp?.close()]);
-    });
+    afterAll(() => pipeline?.close());
 
     const mailsTo = (address: string) => smtp.messages.filter((m) => m.rcptTo.includes(address));
 
