@@ -4,13 +4,15 @@
  */
 import { type Logger, pino } from "pino";
 import { type Config, loadConfig } from "./config.js";
-import { openDatabase } from "./db/connect.js";
-import { migrateToLatest } from "./db/migrate.js";
+import { type Db, openDatabase } from "./db/connect.js";
+import { databaseUnavailable } from "./db/database-unavailable.js";
+import { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 import type { Deps } from "./deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
 import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
 import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
 import { createThreadedProviders } from "./features/enrichment/providers/provider-thread.js";
+import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 
@@ -47,10 +49,10 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
       : undefined,
   });
   try {
-    if (options.migrate !== false) await migrateToLatest(db.kysely);
+    if (options.migrate !== false) await prepareDatabase(db, log);
   } catch (error) {
     await db.close();
-    throw error;
+    throw databaseUnavailable(error, config.database) ?? error;
   }
   const clock = options.clock ?? systemClock;
   const threaded =
@@ -69,6 +71,21 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
     closeProviders: threaded.close,
     alerts,
   };
+}
+
+/**
+ * Brings a database up to date: pending migrations, then the reference data Velvet ships (the
+ * Census ZIP-code incomes, loaded only into an empty table).
+ */
+export async function prepareDatabase(
+  db: Db,
+  log: Logger,
+): Promise<MigrationReport & { zipIncomesLoaded: number }> {
+  const report = await migrateToLatest(db.kysely);
+  const zipIncomesLoaded = await loadBundledZipIncome(db);
+  if (zipIncomesLoaded > 0)
+    log.info({ rows: zipIncomesLoaded }, "loaded the bundled Census ZIP-code income table");
+  return { ...report, zipIncomesLoaded };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

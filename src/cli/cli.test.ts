@@ -50,7 +50,11 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
   it("migrate --json lists what it applied, then nothing", async () => {
     const first = onlyJson(await velvet("migrate", "--json"));
     expect(first.applied).toEqual(expect.arrayContaining(["0001_initial"]));
-    expect(onlyJson(await velvet("migrate", "--json"))).toEqual({ applied: [] });
+    expect(first.zipIncomesLoaded).toBeGreaterThan(30_000);
+    expect(onlyJson(await velvet("migrate", "--json"))).toEqual({
+      applied: [],
+      zipIncomesLoaded: 0,
+    });
   });
 
   it("account create, set, key create/list/revoke, and the keys work against the app", async () => {
@@ -85,6 +89,23 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
     } finally {
       await db.close();
     }
+
+    const listedAccounts = onlyJson(await velvet("account", "list", "--json"));
+    expect(listedAccounts.accounts).toContainEqual({
+      accountId,
+      name: "Acme",
+      owner: "Owner@Example.com",
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      vipThreshold: 70,
+    });
+    const human = await velvet("account", "list");
+    expect(human.stdout).toMatch(/^ACCOUNT ID\s+NAME\s+OWNER\s+CREATED\s+THRESHOLD$/m);
+    expect(human.stdout).toMatch(
+      new RegExp(
+        `^${accountId}\\s+Acme\\s+Owner@Example\\.com\\s+\\d{4}-\\d\\d-\\d\\d\\s+70$`,
+        "m",
+      ),
+    );
 
     const set = onlyJson(
       await velvet("account", "set", "--account", accountId, "--threshold", "85", "--json"),

@@ -1,7 +1,9 @@
 import { CommanderError } from "commander";
 import { ConfigError } from "../config.js";
+import { DatabaseUnavailableError } from "../db/database-unavailable.js";
 import { MigrationError } from "../db/migrate.js";
 import { AppError } from "../http/errors.js";
+import { ListenError } from "../http/server.js";
 import { CliError } from "./output.js";
 import { buildProgram } from "./program.js";
 
@@ -18,11 +20,15 @@ export async function run(argv: string[]): Promise<void> {
       error instanceof CliError ||
       error instanceof AppError ||
       error instanceof ConfigError ||
-      error instanceof MigrationError;
+      error instanceof MigrationError ||
+      error instanceof DatabaseUnavailableError ||
+      error instanceof ListenError;
     process.stderr.write(
       `velvet: ${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
     );
-    process.exitCode = 1;
+    // Exit now: a long-running command that failed to start must not linger on a thread or a
+    // timer (a supervisor would think it is up).
+    process.exit(1);
   }
 }
 

@@ -137,7 +137,11 @@ export interface ZipIncomesTable {
 }
 
 export type AlertChannel = "chat" | "email";
-export type AlertStatus = "pending" | "delivered" | "failed";
+/**
+ * `waiting`: an e-mail alert that no server able to send mail (SMTP_URL) has run yet; it keeps
+ * its attempts and goes out when one does (deliver-email-alert.ts).
+ */
+export type AlertStatus = "pending" | "waiting" | "delivered" | "failed";
 
 export interface AlertsTable {
   id: string;

@@ -36,8 +36,13 @@ export function startBackgroundCheckpoints(
   const exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
   return {
     async stop() {
+      // Held (ref'd) while stopping: a thread still starting up has not yet seen "stop", and an
+      // unref'd thread and timer would let the process end in the middle of this await.
+      thread.ref();
       thread.postMessage("stop");
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+      clearTimeout(timer);
       await thread.terminate();
     },
   };

@@ -12,18 +12,41 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The server could not take its address: the process must end, loudly. */
+export class ListenError extends Error {
+  override name = "ListenError";
+}
+
+const LISTEN_CAUSES: Record<string, string> = {
+  EADDRINUSE: "the address is already in use (another process listens there)",
+  EACCES: "permission denied (ports below 1024 need privileges)",
+  EADDRNOTAVAIL: "this machine has no such address",
+};
+
+/** One clear line for a failed listen, naming the address and what to change. */
+export function listenErrorMessage(error: unknown, host: string, port: number): string | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === undefined || !(code in LISTEN_CAUSES)) return null;
+  const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  return `cannot listen on ${where}: ${LISTEN_CAUSES[code]} (${code}); choose another with PORT and HOST`;
+}
+
 export async function startServer(
   deps: Deps,
   options: { port?: number; host?: string } = {},
 ): Promise<RunningServer> {
   const app = await buildApp(deps);
-  await app.listen({
-    port: options.port ?? deps.config.port,
-    host: options.host ?? deps.config.host,
-  });
+  const host = options.host ?? deps.config.host;
+  const wanted = options.port ?? deps.config.port;
+  try {
+    await app.listen({ port: wanted, host });
+  } catch (error) {
+    await app.close();
+    const message = listenErrorMessage(error, host, wanted);
+    throw message === null ? error : new ListenError(message, { cause: error });
+  }
   const address = app.server.address();
   const port = typeof address === "object" && address !== null ? address.port : deps.config.port;
-  const host = options.host ?? deps.config.host;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   return { app, url, close: () => app.close() };
 }

@@ -74,6 +74,11 @@ export interface TaskDefinition<P = unknown> {
    * Not called for a malformed payload (there is no valid payload to pass).
    */
   onGiveUp?(deps: Deps, payload: P, error: string): Promise<void>;
+  /**
+   * Run once when a worker that has this task starts, before its first claim (for example: make
+   * jobs that waited for something this process has due now). A failure is logged, not fatal.
+   */
+  onWorkerStart?(deps: Deps): Promise<void>;
   /** Overrides the worker's default backoff (1 s base, doubling, capped at 5 minutes). */
   backoff?: BackoffPolicy;
 }

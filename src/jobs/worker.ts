@@ -172,6 +172,11 @@ export function createWorker(
   }
 
   async function loop(): Promise<void> {
+    for (const task of runner.tasks.values()) {
+      await task.onWorkerStart?.(deps).catch((error: unknown) => {
+        log.error({ err: error, task: task.task }, "a task's start-up step failed");
+      });
+    }
     let lastClaimAt = Number.NEGATIVE_INFINITY;
     while (state === "running") {
       const gapMs = lastClaimAt + claimGapMs - performance.now();

@@ -68,22 +68,27 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     await smtp?.close();
   });
 
-  const pages: Array<[string, string, string]> = [
-    ["03-overview", "/", "Latest VIPs"],
-    ["04-customers", "/customers", "Customers"],
-    ["05-customers-vip-by-score", "/customers?vip=1&sort=score", "VIPs only"],
-    ["07-alerts", "/alerts", "Delivery"],
-    ["08-settings-api-access", "/settings/integrations", "API keys"],
-    ["09-settings-alerts", "/settings/alerts", "hooks.slack.com/…k3Yq"],
-    ["10-settings-billing", "/settings/billing", "Last 12 months"],
-    ["11-not-found", "/no-such-page", "Page not found"],
+  const pages: Array<[string, string, string[]]> = [
+    ["03-overview", "/", ["Latest VIPs", "No enrichment provider is configured on this server."]],
+    ["04-customers", "/customers", ["Customers"]],
+    ["05-customers-vip-by-score", "/customers?vip=1&sort=score", ["VIPs only"]],
+    ["07-alerts", "/alerts", ["Delivery"]],
+    ["08-settings-api-access", "/settings/integrations", ["API keys"]],
+    [
+      "09-settings-alerts",
+      "/settings/alerts",
+      ["hooks.slack.com/…k3Yq", "Choosing a threshold", "Above 70 (current)", "Send a test e-mail"],
+    ],
+    ["10-settings-billing", "/settings/billing", ["Last 12 months", "Unit price"]],
+    ["11-not-found", "/no-such-page", ["Page not found"]],
   ];
 
-  for (const [name, path, text] of pages) {
+  for (const [name, path, texts] of pages) {
     it(`renders ${path}`, async () => {
       const { page } = chrome;
       await page.goto(`${app.url}${path}`);
-      expect(await visible(page.getByText(text).first())).toBe(true);
+      for (const text of texts)
+        expect(await visible(page.getByText(text).first()), text).toBe(true);
       await screenshotBothWidths(page, name);
       await page.setViewportSize(PHONE);
       const overflow = Number(

@@ -26,7 +26,8 @@ export interface Engine {
   create(): Promise<TestDatabase>;
 }
 
-const PG_BASE = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const PG_BASE =
+  process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: PG_BASE, connectionTimeoutMillis: 2000 });

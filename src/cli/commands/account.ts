@@ -9,9 +9,11 @@ import { checkEmail } from "../../features/orders/email-address.js";
 import { CliError, printResult } from "../output.js";
 import { parseId, parseThreshold } from "../parse.js";
 import { withDeps } from "../with-deps.js";
+import { registerAccountList } from "./account-list.js";
 
 export function registerAccount(program: Command): void {
   const account = program.command("account").description("create and configure merchant accounts");
+  registerAccountList(account);
 
   account
     .command("create")
@@ -83,7 +85,7 @@ export function registerAccount(program: Command): void {
         alertEmail?: string;
         json?: boolean;
       }) => {
-        const { view, emailEnabled } = await withDeps(async (deps) => {
+        const view = await withDeps(async (deps) => {
           const alerts = checkAlertSettings(
             { slackWebhook: opts.slackWebhook, alertEmails: opts.alertEmail },
             { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
@@ -94,16 +96,13 @@ export function registerAccount(program: Command): void {
             ...alerts.settings,
           });
           if (!found) throw new CliError(`No account ${opts.account}`);
-          const view = await getAccount(deps.db.kysely, opts.account);
-          return { view, emailEnabled: deps.config.alerts.smtpUrl !== null };
+          return getAccount(deps.db.kysely, opts.account);
         });
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
             `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
             `Chat webhook: ${view?.slackWebhook ?? "none"}`,
-            `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}${
-              emailEnabled || !view?.alertEmails.length ? "" : " (not sent: SMTP_URL is not set)"
-            }`,
+            `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}`,
           ].join("\n"),
         );
       },

@@ -46,14 +46,21 @@ describe("velvet account set (alerts) and velvet alerts list", () => {
     expect(set.stdout + set.stderr).not.toContain("abcdefghijklmnopqrst");
     const human = await velvet("account", "set", "--account", accountId);
     expect(human.stdout).toContain("Chat webhook: https://hooks.slack.com/…uvwx");
-    expect(human.stdout).toContain("(not sent: SMTP_URL is not set)");
+    expect(human.stdout).toContain("Alert e-mail: team@acme.com, ceo@acme.com\n");
     expect(human.stdout).not.toContain("abcdefghijklmnopqrst");
 
-    const list = onlyJson(await velvet("alerts", "list", "--account", accountId, "--json"));
-    expect(list).toEqual({
-      alerts: [],
-      channels: { chat: "configured", email: "off: SMTP_URL is not set" },
+    // What the database says, whatever this command's own environment holds: the CLI is not the
+    // server, and an operator's shell without SMTP_URL says nothing about it.
+    const withoutSmtp = await velvet("alerts", "list", "--account", accountId, "--json");
+    const withSmtp = await runVelvet(["alerts", "list", "--account", accountId, "--json"], {
+      ...env,
+      SMTP_URL: "smtp://127.0.0.1:2525",
     });
+    expect(onlyJson(withoutSmtp)).toEqual({
+      alerts: [],
+      channels: { chat: "configured", email: "configured" },
+    });
+    expect(withSmtp.stdout).toBe(withoutSmtp.stdout);
 
     const cleared = onlyJson(
       await velvet(

@@ -26,16 +26,13 @@ export function registerAlerts(program: Command): void {
         const account = await getAccount(deps.db.kysely, opts.account);
         if (!account) throw new CliError(`No account ${opts.account}`);
         const list = await listAlerts(deps.db.kysely, opts.account, { limit: opts.limit });
-        const smtp = deps.config.alerts.smtpUrl !== null;
+        // Only what the database says: this command's own environment (SMTP_URL or not) is not
+        // the server's. An e-mail alert no server could send yet is listed as `waiting`.
         return {
           alerts: list,
           channels: {
             chat: account.slackWebhook === null ? "not configured" : "configured",
-            email: !smtp
-              ? "off: SMTP_URL is not set"
-              : account.alertEmails.length === 0
-                ? "not configured"
-                : "configured",
+            email: account.alertEmails.length === 0 ? "not configured" : "configured",
           },
         };
       });
@@ -49,7 +46,7 @@ export function registerAlerts(program: Command): void {
 }
 
 function describe(a: AlertView): string {
-  const head = `${a.createdAt}  ${a.channel.padEnd(5)}  ${a.status.padEnd(9)}  ${a.customerEmail}  score ${a.score}/${a.threshold}  → ${a.target}`;
+  const head = `${a.createdAt}  ${a.channel.padEnd(5)}  ${a.status.padEnd(9)}  ${a.customerEmail}  score ${a.score}/${a.threshold}  → ${a.target}${a.status === "waiting" && a.lastError ? `\n    ${a.lastError}` : ""}`;
   const tries = a.attempts.map(
     (t) =>
       `    ${t.at}  ${t.outcome}${t.statusCode === null ? "" : ` ${t.statusCode}`}  ${t.durationMs} ms${t.error ? `  ${t.error}` : ""}`,

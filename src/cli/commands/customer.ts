@@ -1,7 +1,9 @@
 import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { getCustomerReport } from "../../features/customers/get-customer-report.js";
+import type { ScoreSignal } from "../../features/enrichment/score/score-signal.js";
 import { signalLabel } from "../../features/enrichment/score/signal-labels.js";
+import { formatSignalValue } from "../../features/enrichment/score/signal-values.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -31,7 +33,7 @@ export function registerCustomer(program: Command): void {
             e.signals as Array<{ source: string; signal: string; value: unknown; points: number }>
           ).map(
             (s) =>
-              `  ${s.points >= 0 ? "+" : ""}${s.points}  ${signalLabel(s.signal)}: ${String(s.value)}`,
+              `  ${s.points >= 0 ? "+" : ""}${s.points}  ${signalLabel(s.signal)}: ${formatSignalValue(s.signal, s.value as ScoreSignal["value"]) ?? "—"}`,
           ),
           `Orders: ${report.orders.length}`,
           ...report.orders.map(

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { migrateToLatest } from "../../db/migrate.js";
+import { prepareDatabase } from "../../main.js";
 import { printResult } from "../output.js";
 import { withDeps } from "../with-deps.js";
 
@@ -9,11 +9,21 @@ export function registerMigrate(program: Command): void {
     .description("apply pending database migrations")
     .option("--json", "print one JSON object")
     .action(async (opts: { json?: boolean }) => {
-      const report = await withDeps((deps) => migrateToLatest(deps.db.kysely), { migrate: false });
-      printResult(Boolean(opts.json), { applied: report.applied }, () =>
-        report.applied.length === 0
-          ? "Database is up to date."
-          : `Applied: ${report.applied.join(", ")}`,
+      const report = await withDeps((deps) => prepareDatabase(deps.db, deps.log), {
+        migrate: false,
+      });
+      printResult(
+        Boolean(opts.json),
+        { applied: report.applied, zipIncomesLoaded: report.zipIncomesLoaded },
+        () =>
+          [
+            report.applied.length === 0
+              ? "Database is up to date."
+              : `Applied: ${report.applied.join(", ")}`,
+            ...(report.zipIncomesLoaded > 0
+              ? [`Loaded ${report.zipIncomesLoaded} Census ZIP-code incomes (bundled).`]
+              : []),
+          ].join("\n"),
       );
     });
 }

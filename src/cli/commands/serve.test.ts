@@ -1,5 +1,11 @@
+import net from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import {
+  ENGINES,
+  PG_BASE,
+  postgresEngine,
+  type TestDatabase,
+} from "../../../test/support/databases.js";
 import { openTestDeps, waitFor } from "../../../test/support/job-deps.js";
 import { type RunningProcess, spawnVelvet } from "../../../test/support/spawn-worker.js";
 import type { Deps } from "../../deps.js";
@@ -43,6 +49,12 @@ for (const engine of ENGINES) {
       await waitFor("the server to listen", listening, 20_000);
       const url = /"url":"(http:[^"]+)"/.exec(velvet.stdout())?.[1];
       expect((await fetch(`${url}/api/v1/orders`)).status).toBe(405);
+      // One human line beside the JSON logs says where to go.
+      await waitFor(
+        "the start line",
+        () => velvet?.stderr().includes("Velvet is running") === true,
+      );
+      expect(velvet.stderr()).toContain(`Velvet is running: open ${url}/signup`);
       await waitFor(
         "the worker to settle the job",
         async () => (await job())?.last_error != null,
@@ -63,5 +75,37 @@ for (const engine of ENGINES) {
       velvet.child.kill("SIGTERM");
       expect(await velvet.exited, velvet.stderr()).toEqual({ code: 0, signal: null });
     });
+
+    it("exits non-zero within seconds, with one clear line, when the port is taken", async () => {
+      const taken = net.createServer();
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+      const port = (taken.address() as net.AddressInfo).port;
+      try {
+        velvet = serve({ PORT: String(port) });
+        const started = Date.now();
+        const exit = await velvet.exited;
+        expect(exit.code, velvet.stderr()).toBe(1);
+        expect(Date.now() - started).toBeLessThan(10_000);
+        const lines = velvet.stderr().trim().split("\n");
+        expect(lines).toEqual([
+          `velvet: cannot listen on 127.0.0.1:${port}: the address is already in use (another process listens there) (EADDRINUSE); choose another with PORT and HOST`,
+        ]);
+      } finally {
+        taken.close();
+      }
+    });
   });
 }
+
+describe.skipIf(!postgresEngine.available)("velvet serve without its PostgreSQL database", () => {
+  it("says the database does not exist and how to create it, and exits non-zero", async () => {
+    const missing = new URL(PG_BASE);
+    missing.pathname = "/velvet_missing_database_for_test";
+    const velvet = spawnVelvet(["serve"], missing.toString(), { PORT: "0" });
+    const exit = await velvet.exited;
+    expect(exit.code).toBe(1);
+    expect(velvet.stderr()).toMatch(
+      /^velvet: PostgreSQL database "velvet_missing_database_for_test" does not exist on 127\.0\.0\.1:5432\. Create it with `createdb -h 127\.0\.0\.1 -p 5432 (-U \w+ )?velvet_missing_database_for_test`/,
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { startServer, untilSignal } from "../../http/server.js";
+import type { Deps } from "../../deps.js";
+import { type RunningServer, startServer, untilSignal } from "../../http/server.js";
 import { createWorker } from "../../jobs/worker.js";
 import { buildDeps, closeDeps } from "../../main.js";
 import { allTasks } from "../../tasks.js";
@@ -12,17 +13,36 @@ export function registerServe(program: Command): void {
     )
     .action(async () => {
       const deps = await buildDeps({ longRunning: true });
-      const server = await startServer(deps);
+      let server: RunningServer;
+      try {
+        server = await startServer(deps);
+      } catch (error) {
+        await closeDeps(deps);
+        throw error;
+      }
       const worker = deps.config.worker.enabled ? createWorker(deps, allTasks(deps)) : null;
       worker?.start();
       deps.log.info(
         { url: server.url, database: deps.db.dialect, workerId: worker?.id ?? null },
         "velvet is listening",
       );
+      process.stderr.write(`${await startLine(deps, server.url)}\n`);
       await untilSignal(deps.log, async () => {
         // Both finish what they hold (requests, jobs) before the database is closed.
         await Promise.all([server.close(), worker?.stop()]);
         await closeDeps(deps);
       });
     });
+}
+
+/** The one human line beside the JSON logs: where a person goes next. */
+async function startLine(deps: Deps, url: string): Promise<string> {
+  // PUBLIC_BASE_URL is the address people use; with PORT=0 only the bound address is known.
+  const base = deps.config.port === 0 ? url : deps.config.publicBaseUrl;
+  const anyAccount = await deps.db.kysely.selectFrom("accounts").select("id").limit(1).execute();
+  const api = `(API: POST ${base}/api/v1/orders)`;
+  if (anyAccount.length > 0) return `Velvet is running: open ${base}/login to sign in ${api}`;
+  return deps.config.signup === "closed"
+    ? `Velvet is running: sign-up is closed (SIGNUP=closed); create the first account with \`velvet account create\`, then sign in at ${base}/login ${api}`
+    : `Velvet is running: open ${base}/signup to create the first account ${api}`;
 }

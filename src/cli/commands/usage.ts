@@ -1,6 +1,8 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { getUsage, isMonth, monthOf } from "../../features/billing/get-usage.js";
+import { formatMoney } from "../../lib/money.js";
+import { plural } from "../../lib/plural.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -28,7 +30,7 @@ export function registerUsage(program: Command): void {
         Boolean(opts.json),
         usage,
         () =>
-          `${usage.month}: ${usage.enrichments} enrichments × ${usage.unitPriceUsd} USD = ${usage.amountUsd} USD`,
+          `${usage.month}: ${plural(usage.enrichments, "enrichment")} × ${formatMoney(usage.unitPriceUsd, "USD")} = ${formatMoney(usage.amountUsd, "USD")}`,
       );
     });
 }

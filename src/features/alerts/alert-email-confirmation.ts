@@ -174,12 +174,12 @@ export async function confirmAlertEmail(
     .select("id")
     .where("account_id", "=", row.account_id)
     .where("channel", "=", "email")
-    .where("status", "=", "pending")
+    .where("status", "in", ["pending", "waiting"])
     .execute();
   if (waiting.length > 0) {
     await db
       .updateTable("jobs")
-      .set({ run_at: now })
+      .set({ run_at: now, updated_at: now })
       .where("task", "=", DELIVER_EMAIL_ALERT_TASK)
       .where(
         "job_key",

@@ -42,6 +42,13 @@ export async function deliverAlert(
   const at = deps.clock.now();
   const waiting = target === null ? (driver.waitFor?.(alert) ?? null) : null;
   if (waiting !== null && at < waiting.until) {
+    // Shown as waiting, with why, in the dashboard and `velvet alerts list`; no attempt spent.
+    await deps.db.kysely
+      .updateTable("alerts")
+      .set({ status: "waiting", last_error: waiting.reason })
+      .where("id", "=", alertId)
+      .where("status", "in", ["pending", "waiting"])
+      .execute();
     return { kind: "wait", reason: waiting.reason, delayMs: AWAIT_TARGET_RECHECK_MS };
   }
   const started = performance.now();

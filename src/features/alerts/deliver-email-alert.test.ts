@@ -13,6 +13,12 @@ import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
 import { deliverEmailAlert } from "./deliver-email-alert.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
+import {
+  EMAIL_WAIT_LIMIT_MS,
+  EMAIL_WAIT_RECHECK_MS,
+  GAVE_UP_WAITING,
+  WAITING_REASON,
+} from "./wait-for-mail.js";
 
 const BASE_URL = "https://velvet.example.com";
 const FROM = "Velvet Alerts <alerts@velvet.example.com>";
@@ -47,9 +53,7 @@ for (const engine of ENGINES) {
       const vip = await seedVip(deps, { alertEmails: TEAM });
       const queued = await deps.db.kysely
         .transaction()
-        .execute((trx) =>
-          enqueueVipAlerts(trx, vip, deps.clock.now(), { emailEnabled: delivery.emailEnabled }),
-        );
+        .execute((trx) => enqueueVipAlerts(trx, vip, deps.clock.now()));
       expect(queued.map((q) => q.channel)).toEqual(["email"]);
       const alertId = queued[0]?.alertId as string;
       const row = await deps.db.kysely
@@ -130,22 +134,41 @@ for (const engine of ENGINES) {
       expect(alert?.attempts.map((a) => [a.outcome, a.statusCode])).toEqual([["failed", 550]]);
     });
 
-    it("without SMTP_URL writes no e-mail alert, and fails one that exists", async () => {
+    it("without SMTP_URL an alert waits, spends no attempt, and is sent by a process that has it", async () => {
       const noSmtp = createAlertDelivery({ alerts: { ...deps.config.alerts, smtpUrl: null } });
       expect(noSmtp.emailEnabled).toBe(false);
-      const vip = await seedVip(deps, { alertEmails: TEAM });
-      const queued = await deps.db.kysely
-        .transaction()
-        .execute((trx) =>
-          enqueueVipAlerts(trx, vip, deps.clock.now(), { emailEnabled: noSmtp.emailEnabled }),
-        );
-      expect(queued).toEqual([]);
       const { alertId, list } = await queuedAlert();
-      expect(await runAlertJob(deps, deliverEmailAlert(noSmtp), alertId)).toEqual({
-        kind: "fail",
-        error: "e-mail alerts are off: SMTP_URL is not set",
+      for (let i = 0; i < 3; i++) {
+        expect(await runAlertJob(deps, deliverEmailAlert(noSmtp), alertId)).toEqual({
+          kind: "wait",
+          reason: WAITING_REASON,
+          delayMs: EMAIL_WAIT_RECHECK_MS,
+        });
+      }
+      expect(await list()).toMatchObject({
+        status: "waiting",
+        lastError: WAITING_REASON,
+        attempts: [],
       });
-      expect((await list())?.status).toBe("failed");
+      expect(smtp.received).toHaveLength(0);
+      expect(await runAlertJob(deps, deliverEmailAlert(delivery), alertId)).toEqual({
+        kind: "done",
+      });
+      expect(await list()).toMatchObject({ status: "delivered", lastError: null });
+      expect(smtp.messages).toHaveLength(1);
+      await noSmtp.close();
+    });
+
+    it("an alert that waited 7 days for SMTP fails, saying why", async () => {
+      const noSmtp = createAlertDelivery({ alerts: { ...deps.config.alerts, smtpUrl: null } });
+      const { alertId, list } = await queuedAlert();
+      const later = { ...deps, clock: { now: () => Date.now() + EMAIL_WAIT_LIMIT_MS } };
+      expect(await runAlertJob(later, deliverEmailAlert(noSmtp), alertId)).toEqual({
+        kind: "fail",
+        error: GAVE_UP_WAITING,
+      });
+      expect(await list()).toMatchObject({ status: "failed", lastError: GAVE_UP_WAITING });
+      expect((await list())?.attempts.map((a) => a.outcome)).toEqual(["failed"]);
       expect(smtp.received).toHaveLength(0);
       await noSmtp.close();
     });

@@ -1,4 +1,7 @@
-/** The `deliver-email-alert` task: one alert e-mailed to the account's alert addresses. */
+/**
+ * The `deliver-email-alert` task: one alert e-mailed to the account's alert addresses. In a
+ * process without SMTP_URL it waits instead (wait-for-mail.ts).
+ */
 import type { TaskDefinition } from "../../jobs/task.js";
 import type { AlertDelivery } from "./alert-deps.js";
 import { CONFIRM_LINK_TTL_MS } from "./alert-email-confirmation.js";
@@ -7,6 +10,7 @@ import { buildAlertEmail } from "./build-alert-email.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
 import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
 import { markAlertFailed } from "./record-attempt.js";
+import { waitForMail, wakeWaitingEmailAlerts } from "./wait-for-mail.js";
 
 export function emailDriver(delivery: AlertDelivery): ChannelDriver {
   return {
@@ -17,7 +21,8 @@ export function emailDriver(delivery: AlertDelivery): ChannelDriver {
     waitFor: (alert) =>
       alert.awaitingEmails.length > 0
         ? {
-            reason: "waiting for an alert address to be confirmed",
+            reason:
+              "Waiting for an alert address to be confirmed: it is sent as soon as one is (it waits up to 7 days).",
             until: alert.createdAt + CONFIRM_LINK_TTL_MS,
           }
         : null,
@@ -38,7 +43,13 @@ export function deliverEmailAlert(delivery: AlertDelivery): TaskDefinition<Alert
     task: DELIVER_EMAIL_ALERT_TASK,
     payload: AlertJobPayloadSchema,
     backoff: ALERT_BACKOFF,
-    handle: (deps, payload, ctx) => deliverAlert(deps, driver, payload.alertId, ctx),
+    handle: (deps, payload, ctx) =>
+      delivery.emailEnabled
+        ? deliverAlert(deps, driver, payload.alertId, ctx)
+        : waitForMail(deps, payload.alertId),
+    ...(delivery.emailEnabled
+      ? { onWorkerStart: async (deps) => void (await wakeWaitingEmailAlerts(deps)) }
+      : {}),
     onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),
   };
 }

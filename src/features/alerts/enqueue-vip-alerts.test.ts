@@ -25,10 +25,8 @@ for (const engine of ENGINES) {
       await database?.drop();
     });
 
-    const enqueue = (vip: VipAlertInput, options?: { emailEnabled?: boolean }) =>
-      deps.db.kysely
-        .transaction()
-        .execute((trx) => enqueueVipAlerts(trx, vip, deps.clock.now(), options));
+    const enqueue = (vip: VipAlertInput) =>
+      deps.db.kysely.transaction().execute((trx) => enqueueVipAlerts(trx, vip, deps.clock.now()));
     const alertsOf = (customerId: string) =>
       deps.db.kysely
         .selectFrom("alerts")
@@ -99,17 +97,14 @@ for (const engine of ENGINES) {
       expect(after.length - allJobs.length).toBe(2);
     });
 
-    it("skips channels that are not configured, and e-mail when SMTP is off", async () => {
+    it("skips channels that are not configured", async () => {
       const chatOnly = await seedVip(deps, { webhookUrl: WEBHOOK });
       expect((await enqueue(chatOnly)).map((q) => q.channel)).toEqual(["chat"]);
       const none = await seedVip(deps);
       expect(await enqueue(none)).toEqual([]);
       expect(await alertsOf(none.customerId)).toEqual([]);
-      const noSmtp = await seedVip(deps, { webhookUrl: WEBHOOK, alertEmails: ["team@acme.com"] });
-      expect((await enqueue(noSmtp, { emailEnabled: false })).map((q) => q.channel)).toEqual([
-        "chat",
-      ]);
-      expect((await alertsOf(noSmtp.customerId)).map((a) => a.channel)).toEqual(["chat"]);
+      const emailOnly = await seedVip(deps, { alertEmails: ["team@acme.com"] });
+      expect((await enqueue(emailOnly)).map((q) => q.channel)).toEqual(["email"]);
     });
 
     it("writes nothing when the caller's transaction rolls back", async () => {

@@ -35,15 +35,6 @@ export interface VipAlertInput {
   threshold: number;
 }
 
-export interface EnqueueAlertOptions {
-  /**
-   * Whether the e-mail channel exists in this deployment: pass
-   * `config.alerts.smtpUrl !== null`. Without SMTP_URL no e-mail alert rows are written.
-   * Defaults to true, so a caller that omits it gets alerts that fail visibly, not silence.
-   */
-  emailEnabled?: boolean;
-}
-
 export interface QueuedAlert {
   alertId: string;
   channel: AlertChannel;
@@ -53,7 +44,6 @@ export async function enqueueVipAlerts(
   trx: Transaction<Database> | Kysely<Database>,
   vip: VipAlertInput,
   now: number,
-  options: EnqueueAlertOptions = {},
 ): Promise<QueuedAlert[]> {
   const account = await findChannels.runTakeFirst(trx, { id: vip.accountId });
   if (!account) return [];
@@ -61,8 +51,9 @@ export async function enqueueVipAlerts(
   const webhook = account.slack_webhook_url?.trim() ?? "";
   if (webhook !== "") targets.push(["chat", maskWebhookUrl(webhook)]);
   const emails = splitAlertEmails(account.alert_emails);
-  if (emails.length > 0 && options.emailEnabled !== false)
-    targets.push(["email", emails.join(", ")]);
+  // Written whether or not this process can send mail: an alert for a channel the account set
+  // up is never dropped; without SMTP_URL it waits (deliver-email-alert.ts).
+  if (emails.length > 0) targets.push(["email", emails.join(", ")]);
 
   const queued: QueuedAlert[] = [];
   for (const [channel, target] of targets) {

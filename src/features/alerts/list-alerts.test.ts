@@ -25,16 +25,15 @@ for (const engine of ENGINES) {
     });
 
     it("lists an account's alerts newest first with their attempts, and nothing of others", async () => {
-      const vip = await seedVip(deps, { webhookUrl: WEBHOOK, alertEmails: ["team@acme.com"] });
+      const vip = await seedVip(deps, { webhookUrl: WEBHOOK });
       const other = await seedVip(deps, { webhookUrl: WEBHOOK });
       const db = deps.db.kysely;
-      // The chat alert first (e-mail off), then, a minute later, the e-mail one (webhook removed).
-      const [chat] = await db
-        .transaction()
-        .execute((trx) => enqueueVipAlerts(trx, vip, T0, { emailEnabled: false }));
+      // The chat alert first (no e-mail yet), then, a minute later, the e-mail one (the webhook
+      // removed, an address added).
+      const [chat] = await db.transaction().execute((trx) => enqueueVipAlerts(trx, vip, T0));
       await db
         .updateTable("accounts")
-        .set({ slack_webhook_url: null })
+        .set({ slack_webhook_url: null, alert_emails: "team@acme.com" })
         .where("id", "=", vip.accountId)
         .execute();
       const [email] = await db

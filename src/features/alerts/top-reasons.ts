@@ -7,6 +7,7 @@
  */
 import { readStoredSignals } from "../enrichment/score/read-stored-signals.js";
 import { signalLabel } from "../enrichment/score/signal-labels.js";
+import { formatSignalValue } from "../enrichment/score/signal-values.js";
 
 export interface AlertReason {
   label: string;
@@ -40,12 +41,7 @@ export function describeReason(reason: AlertReason): string {
 }
 
 function formatValue(signal: string, value: string | number | boolean | null): string | null {
-  if (value === null) return null;
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  if (typeof value === "number") {
-    const n = value.toLocaleString("en-US", { maximumFractionDigits: 2 });
-    return signal.endsWith("_usd") ? `$${n}` : n;
-  }
+  if (typeof value !== "string") return formatSignalValue(signal, value);
   const text = value.replace(/\s+/g, " ").trim();
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

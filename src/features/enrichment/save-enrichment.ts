@@ -139,7 +139,6 @@ export async function saveEnrichmentResult(
           threshold: owner.vip_threshold,
         },
         now,
-        { emailEnabled: deps.alerts.emailEnabled },
       );
     }
     return vip;

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
@@ -9,15 +8,9 @@ import { type Db, openDatabase } from "../../db/connect.js";
 import { migrateToLatest } from "../../db/migrate.js";
 import type { Database } from "../../db/schema.js";
 import { importZipIncome, ZipIncomeFileError } from "./import-zip-income.js";
+import { BUNDLED_ZIP_INCOME_FILE } from "./load-bundled-zip-income.js";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const NATIONAL_FILE = path.resolve(REPO, "../shared/data/acs-zcta-median-household-income.csv");
-const hasNationalFile = fs.existsSync(NATIONAL_FILE);
-if (!hasNationalFile) {
-  process.stderr.write(
-    `\n!! ${NATIONAL_FILE} is absent: the national ZIP income import test is skipped.\n\n`,
-  );
-}
+const NATIONAL_FILE = BUNDLED_ZIP_INCOME_FILE;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "velvet-zip-"));
 function fixture(name: string, text: string): string {
@@ -145,7 +138,7 @@ for (const engine of ENGINES) {
       expect(await table(db.kysely)).toEqual(before);
     });
 
-    it.skipIf(!hasNationalFile)("imports the national file in a few seconds", async () => {
+    it("imports the national file (the one Velvet ships) in a few seconds", async () => {
       const lines = fs.readFileSync(NATIONAL_FILE, "utf8").trim().split("\n").slice(1);
       const expected = new Map(
         lines.map((l) => l.split(",") as [string, string, string]).map((c) => [c[0], c]),

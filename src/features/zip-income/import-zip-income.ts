@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import readline from "node:readline";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { detectLayout, parseLine, type ZipIncomeRow } from "./zip-income-csv.js";
 
@@ -38,20 +38,27 @@ export async function importZipIncome(
   }
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("zip_incomes").execute();
-    for (let i = 0; i < rows.length; i += BATCH_ROWS) {
-      const values = rows.slice(i, i + BATCH_ROWS).map((r) => ({
-        zcta: r.zcta,
-        median_household_income: r.medianHouseholdIncome,
-        margin_of_error: r.marginOfError,
-      }));
-      await trx.insertInto("zip_incomes").values(values).execute();
-    }
+    await insertZipIncomes(trx, rows);
   });
   return { rows: rows.length, skipped };
 }
 
+export async function insertZipIncomes(
+  trx: Transaction<Database>,
+  rows: readonly ZipIncomeRow[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH_ROWS) {
+    const values = rows.slice(i, i + BATCH_ROWS).map((r) => ({
+      zcta: r.zcta,
+      median_household_income: r.medianHouseholdIncome,
+      margin_of_error: r.marginOfError,
+    }));
+    await trx.insertInto("zip_incomes").values(values).execute();
+  }
+}
+
 /** Rows to import (the first of any duplicate ZCTA wins) and the count of data rows skipped. */
-async function readZipIncomeFile(
+export async function readZipIncomeFile(
   filePath: string,
 ): Promise<{ rows: ZipIncomeRow[]; skipped: number }> {
   await assertReadableFile(filePath);

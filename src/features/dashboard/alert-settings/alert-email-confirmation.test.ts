@@ -78,15 +78,18 @@ for (const engine of ENGINES) {
         async () => chat.requests.some((r) => JSON.stringify(r.body).includes(customerId)),
         20_000,
       );
-      await new Promise((r) => setTimeout(r, 500));
+      const emailAlert = () =>
+        app.deps.db.kysely
+          .selectFrom("alerts")
+          .selectAll()
+          .where("customer_id", "=", customerId)
+          .where("channel", "=", "email")
+          .executeTakeFirst();
+      await waitFor("e-mail alert waiting", async () => (await emailAlert())?.status === "waiting");
+      expect((await emailAlert())?.last_error).toContain(
+        "Waiting for an alert address to be confirmed",
+      );
       expect(mailsTo(target)).toHaveLength(1);
-      const emailAlert = await app.deps.db.kysely
-        .selectFrom("alerts")
-        .selectAll()
-        .where("customer_id", "=", customerId)
-        .where("channel", "=", "email")
-        .executeTakeFirstOrThrow();
-      expect(emailAlert.status).toBe("pending");
 
       // The owner of the address confirms: the waiting alert goes out, once.
       const link = linkIn(confirmation[0]?.parsed.text, "/alert-emails/confirm");

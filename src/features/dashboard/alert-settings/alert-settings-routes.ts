@@ -9,6 +9,7 @@ import {
 } from "../../alerts/alert-email-confirmation.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
+import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -21,6 +22,8 @@ import {
 } from "./alert-settings-form.js";
 import { alertSettingsView } from "./alert-settings-view.js";
 import { saveAlertSettings } from "./save-alert-settings.js";
+import { getScoreDistribution } from "./score-distribution.js";
+import { sendTestEmail } from "./test-email.js";
 import { type SendChat, sendTestMessage } from "./test-message.js";
 
 const PATH = "/settings/alerts";
@@ -78,7 +81,10 @@ async function render(
   },
   status = 200,
 ) {
-  const saved = await loadSettings(deps, session.accountId);
+  const [saved, distribution] = await Promise.all([
+    loadSettings(deps, session.accountId),
+    getScoreDistribution(deps.db.kysely, session.accountId),
+  ]);
   const emails = await alertEmailStates(
     deps.db.kysely,
     session.accountId,
@@ -97,8 +103,11 @@ async function render(
       errors: opts.errors ?? {},
       maskedWebhook:
         saved.slack_webhook_url === null ? null : maskWebhookUrl(saved.slack_webhook_url),
-      emailEnabled: deps.config.alerts.smtpUrl !== null,
+      emailEnabled: deps.alerts.emailEnabled,
+      savedEmails: emails.confirmed,
       awaiting: emails.awaiting,
+      distribution,
+      providers: configuredProviderNames(deps.config.enrichment),
       notice: opts.notice ?? null,
     }),
     status,
@@ -160,6 +169,25 @@ export function registerAlertSettingsRoutes(
       storeName: session.accountName,
       publicBaseUrl: deps.config.publicBaseUrl,
       maskedUrl: maskWebhookUrl(saved.slack_webhook_url),
+    });
+    return render(deps, reply, session, { notice });
+  });
+
+  // Like the chat test: the outcome is the page itself.
+  app.post(`${PATH}/test-email`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    const saved = await loadSettings(deps, session.accountId);
+    // Only confirmed addresses: a test e-mail is no way around the confirmation either.
+    const { confirmed } = await alertEmailStates(
+      deps.db.kysely,
+      session.accountId,
+      splitAlertEmails(saved.alert_emails),
+    );
+    const notice = await sendTestEmail(deps.alerts, {
+      to: confirmed,
+      from: deps.config.alerts.from,
+      storeName: session.accountName,
+      publicBaseUrl: deps.config.publicBaseUrl,
     });
     return render(deps, reply, session, { notice });
   });

@@ -1,11 +1,14 @@
 /** Settings → Alerts: the VIP threshold and where alerts go. */
 import { MAX_ALERT_EMAILS } from "../../alerts/alert-settings.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
+import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { field } from "../html/fields.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import type { AlertSettingsField, AlertSettingsFormValues } from "./alert-settings-form.js";
+import type { ScoreDistribution } from "./score-distribution.js";
+import { scoreDistributionPanel } from "./score-distribution-view.js";
 
 export interface AlertSettingsProps {
   session: DashboardSession;
@@ -14,8 +17,13 @@ export interface AlertSettingsProps {
   errors: Partial<Record<AlertSettingsField, string>>;
   maskedWebhook: string | null;
   emailEnabled: boolean;
+  /** Confirmed alert addresses: alerts and the test e-mail go to these. */
+  savedEmails: string[];
   /** Saved addresses that await their owner's confirmation. */
   awaiting: string[];
+  distribution: ScoreDistribution;
+  /** The enrichment providers this server has configured. */
+  providers: readonly string[];
   notice: Notice | null;
 }
 
@@ -42,8 +50,10 @@ export function alertSettingsView(p: AlertSettingsProps): SafeHtml {
 ${pageHead("Alerts", "When enrichment finds a VIP, Velvet tells your team in chat and by e-mail.")}
 ${settingsTabs("alerts")}
 ${notice(p.notice)}
+${noProvidersNotice(p.providers, p.session.vipThreshold)}
 ${Object.keys(e).length > 0 ? notice({ kind: "error", text: "Nothing was saved: please correct the fields marked below." }) : ""}
 <form id="webhook-test" method="post" action="/settings/alerts/test">${csrfField(p.session)}</form>
+<form id="email-test" method="post" action="/settings/alerts/test-email">${csrfField(p.session)}</form>
 <form id="webhook-remove" method="post" action="/settings/alerts/webhook/remove" data-confirm="Remove the chat webhook? Chat alerts stop until you add one again.">${csrfField(p.session)}</form>
 <form method="post" action="/settings/alerts" novalidate>
 ${csrfField(p.session)}
@@ -51,6 +61,7 @@ ${csrfField(p.session)}
   <h2 id="threshold-title">VIP threshold</h2>
   ${field({ name: "threshold", label: "Alert when the score is above", type: "number", min: 0, max: 100, value: p.values.threshold, error: e.threshold, required: true, help: "From 0 to 100. A customer is a VIP when their score is above this number. A change applies to customers enriched from now on." })}
 </section>
+${scoreDistributionPanel(p.distribution, p.session.vipThreshold)}
 <section class="panel" aria-labelledby="chat-title">
   <h2 id="chat-title">Team chat</h2>
   ${
@@ -74,7 +85,8 @@ ${csrfField(p.session)}
 </section>
 <section class="panel" aria-labelledby="email-title">
   <h2 id="email-title">E-mail</h2>
-  ${p.emailEnabled ? "" : html`<p class="notice info">E-mail sending is not set up on this server (<code>SMTP_URL</code>), so e-mail alerts cannot be delivered yet. Ask your Velvet administrator.</p>`}
+  ${p.emailEnabled ? "" : html`<p class="notice info">E-mail sending is not set up on this server (<code>SMTP_URL</code>). E-mail alerts are kept meanwhile, shown as waiting, and sent once it is set up (they wait up to 7 days). Ask your Velvet administrator.</p>`}
+  ${p.savedEmails.length > 0 ? html`<p>Alerts are e-mailed to ${p.savedEmails.join(", ")}.</p><div class="actions"><button type="submit" form="email-test" class="secondary">Send a test e-mail</button></div>` : ""}
   ${field({ name: "emails", label: "Send alerts to", textarea: true, value: p.values.emails, error: e.emails, autocomplete: "off", help: `E-mail addresses, one per line or separated by commas (up to ${MAX_ALERT_EMAILS}). Each new address gets a link to confirm it first. Leave empty for no e-mail alerts.` })}
 </section>
 <div class="actions"><button type="submit">Save alert settings</button></div>

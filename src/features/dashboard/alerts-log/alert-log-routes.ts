@@ -7,7 +7,7 @@ import { pageOptions, sessionOf } from "../session/guards.js";
 import { alertLogView } from "./alert-log-view.js";
 import { listAlertLog } from "./list-alert-log.js";
 
-const STATUSES: ReadonlySet<string> = new Set(["pending", "delivered", "failed"]);
+const STATUSES: ReadonlySet<string> = new Set(["pending", "waiting", "delivered", "failed"]);
 
 export function registerAlertLogRoutes(app: FastifyInstance, deps: Deps): void {
   app.get<{ Querystring: { status?: string; page?: string } }>(

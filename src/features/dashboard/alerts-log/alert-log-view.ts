@@ -22,6 +22,7 @@ function filter(status: AlertStatus | null): SafeHtml {
     ["", "All"],
     ["delivered", "Delivered"],
     ["pending", "Sending"],
+    ["waiting", "Waiting for e-mail"],
     ["failed", "Failed"],
   ];
   return html`<form class="filters" method="get" action="/alerts">
@@ -69,7 +70,7 @@ ${
   )}</tbody>
 </table></div>`
 }
-${pager({ page: p.page, pageSize: ALERTS_PAGE_SIZE, total: p.total, noun: "alerts", href: (n) => withQuery("/alerts", { status: p.status, page: n > 1 ? n : null }) })}
+${pager({ page: p.page, pageSize: ALERTS_PAGE_SIZE, total: p.total, noun: "alert", href: (n) => withQuery("/alerts", { status: p.status, page: n > 1 ? n : null }) })}
 </section>`,
   });
 }

@@ -28,9 +28,11 @@ export function deliveryDetails(a: AlertWithAttempts): SafeHtml {
       ? html`${a.delivered_at === null ? "" : `after ${formatDuration(a.delivered_at - a.created_at)}`}`
       : a.status === "failed"
         ? html`<span class="wrap-anywhere">${a.last_error ?? "Delivery failed"}</span>`
-        : a.last_error
-          ? html`Retrying after: <span class="wrap-anywhere">${a.last_error}</span>`
-          : html`Queued`;
+        : a.status === "waiting"
+          ? html`<span class="wrap-anywhere">${a.last_error ?? "Waiting for e-mail to be set up"}</span>`
+          : a.last_error
+            ? html`Retrying after: <span class="wrap-anywhere">${a.last_error}</span>`
+            : html`Queued`;
   const attempts = a.attemptLog;
   return html`${alertBadge(a.status)} <span class="small">${summary}</span>${
     attempts.length > 0

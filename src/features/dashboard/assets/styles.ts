@@ -141,6 +141,9 @@ button.small, .button.small { padding: .25rem .6rem; min-height: 2rem; font-size
 .chart .bar { fill: #b9a2ff; }
 .chart .bar.primary { fill: var(--accent); }
 .chart .axis { stroke: var(--line); }
+.chart .threshold { stroke: var(--text); stroke-width: 2; stroke-dasharray: 4 3; }
+.chart .threshold-label { fill: var(--text); font-weight: 600; }
+tr.current td { background: var(--accent-soft); }
 .chart text { fill: var(--muted); font-size: 11px; font-family: var(--font); }
 .legend { display: flex; gap: 1rem; font-size: .85rem; color: var(--muted); margin-top: .5rem; flex-wrap: wrap; }
 .legend i { display: inline-block; width: .75rem; height: .75rem; border-radius: 2px; margin-right: .35rem; vertical-align: -1px; background: #b9a2ff; }
@@ -178,6 +181,10 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
   .stat .value { font-size: 1.35rem; }
   .grid > :last-child:nth-child(odd) { grid-column: span 2; }
   .chart text { font-size: 22px; }
+  pre.code { white-space: pre-wrap; overflow-wrap: anywhere; overflow-x: visible; }
+  .code-block .copy-button { position: static; margin-top: .5rem; }
+  table.stack tr[aria-current], table.stack tr.current { background: var(--accent-soft); padding-left: .5rem; padding-right: .5rem; border-radius: 8px; }
+  table.stack tr[aria-current] td, table.stack tr.current td { background: none; }
   .filters .field.half { flex: 1 1 40%; }
   .filters select { width: 100%; }
   .filters input[type=search] { min-width: 0; }

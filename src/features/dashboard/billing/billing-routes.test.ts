@@ -42,8 +42,8 @@ for (const engine of ENGINES) {
       const { html } = await browser.page("/settings/billing");
       expect(html).toContain("Enrichments, June 2025");
       expect(html).toMatch(/<div class="value">3<\/div>/);
-      expect(html).toContain("0.13 USD");
-      expect(html).toContain("0.03 USD / 0.05 USD");
+      expect(html).toContain("$0.13");
+      expect(html).toContain("$0.03 / $0.05");
     });
 
     it("lists the last 12 months, newest first, and leaves older months out", async () => {
@@ -53,23 +53,24 @@ for (const engine of ENGINES) {
       expect(months[0]).toBe("2025-06");
       expect(months[11]).toBe("2024-07");
       expect(html).toMatch(
-        /May 2025<\/a><\/td>\s*<td class="num">2<\/td>\s*<td class="num nowrap">0.05 USD<\/td>\s*<td class="num nowrap">0.10 USD<\/td>/,
+        /May 2025<\/a><\/td>\s*<td data-label="Enrichments" class="num">2<\/td>\s*<td data-label="Unit price" class="num nowrap">\$0.05<\/td>\s*<td data-label="Amount" class="num nowrap">\$0.10<\/td>/,
       );
     });
 
     it("charts enrichments per day of the chosen month", async () => {
       const june = await browser.page("/settings/billing");
-      const bars = [...june.html.matchAll(/<title>(\d+ \w+): enrichments (\d+)<\/title>/g)].map(
+      const bars = [...june.html.matchAll(/<title>(\d+ \w+): (\d+) enrichments?<\/title>/g)].map(
         (m) => `${m[1]}=${m[2]}`,
       );
       expect(bars).toHaveLength(15);
       expect(bars[0]).toBe("1 Jun=1");
+      expect(june.html).toContain("<title>1 Jun: 1 enrichment</title>");
       expect(bars[13]).toBe("14 Jun=1");
       expect(bars[14]).toBe("15 Jun=1");
       const may = await browser.page("/settings/billing?month=2025-05");
       expect(may.html).toContain("Enrichments per day, May 2025");
-      expect([...may.html.matchAll(/<title>3 May: enrichments 2<\/title>/g)]).toHaveLength(1);
-      expect([...may.html.matchAll(/<title>\d+ May: enrichments \d+<\/title>/g)]).toHaveLength(31);
+      expect([...may.html.matchAll(/<title>3 May: 2 enrichments<\/title>/g)]).toHaveLength(1);
+      expect([...may.html.matchAll(/<title>\d+ May: \d+ enrichments?<\/title>/g)]).toHaveLength(31);
       for (const month of ["2024-06", "2031-01", "garbage"]) {
         expect((await browser.page(`/settings/billing?month=${month}`)).html).toContain(
           "Enrichments, June 2025",
@@ -81,7 +82,7 @@ for (const engine of ENGINES) {
       const { browser: fresh } = await signInNewAccount(app);
       const { html } = await fresh.page("/settings/billing");
       expect(html).toContain("No enrichments yet this month");
-      expect(html).toContain("0.00 USD");
+      expect(html).toContain("$0.00");
     });
   });
 }

@@ -42,21 +42,22 @@ ${settingsTabs("billing")}
       : barChart({
           points: summary.days,
           label: `Enrichments per day in ${formatMonth(usage.month)}`,
-          noun: "enrichments",
+          noun: "enrichment",
         })
   }
 </section>
 <section class="panel" aria-labelledby="months-title">
   <h2 id="months-title">Last 12 months</h2>
   ${total12 === 0 ? html`<p class="muted">Nothing charged in the last 12 months.</p>` : ""}
-  <div class="table-wrap"><table>
+  <div class="table-wrap"><table class="stack">
+    <caption class="visually-hidden">Enrichments and amounts, last 12 months</caption>
     <thead><tr><th scope="col">Month</th><th scope="col" class="num">Enrichments</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
     <tbody>${summary.months.map(
       (m) => html`<tr${m.month === usage.month ? html` aria-current="true"` : ""}>
-      <td><a href="/settings/billing?month=${m.month}">${formatMonth(m.month)}</a></td>
-      <td class="num">${formatCount(m.enrichments)}</td>
-      <td class="num nowrap">${m.unitPricesUsd.length === 0 ? html`<span class="muted">—</span>` : m.unitPricesUsd.map((u) => formatMoney(u)).join(" / ")}</td>
-      <td class="num nowrap">${formatMoney(m.amountUsd)}</td>
+      <td class="primary-cell"><a href="/settings/billing?month=${m.month}">${formatMonth(m.month)}</a></td>
+      <td data-label="Enrichments" class="num">${formatCount(m.enrichments)}</td>
+      <td data-label="Unit price" class="num nowrap">${m.unitPricesUsd.length === 0 ? html`<span class="muted">—</span>` : m.unitPricesUsd.map((u) => formatMoney(u)).join(" / ")}</td>
+      <td data-label="Amount" class="num nowrap">${formatMoney(m.amountUsd)}</td>
     </tr>`,
     )}</tbody>
   </table></div>

@@ -1,6 +1,8 @@
 /** Customers: the searchable, filterable list. */
+
+import { plural } from "../../../lib/plural.js";
 import { enrichmentBadge, pageHead, pager, vipBadge, withQuery } from "../html/components.js";
-import { formatCount, timeTag } from "../html/format.js";
+import { timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { page } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
@@ -58,7 +60,7 @@ export function customerListView(p: CustomerListProps): SafeHtml {
     title: "Customers",
     session: p.session,
     section: "customers",
-    body: html`${pageHead("Customers", `${formatCount(p.total)} ${p.total === 1 ? "customer" : "customers"}${q.q || q.vip || q.status ? " match" : " in your store"}. A VIP scores above your threshold of ${p.session.vipThreshold}.`)}
+    body: html`${pageHead("Customers", `${plural(p.total, "customer")}${q.q || q.vip || q.status ? (p.total === 1 ? " matches" : " match") : " in your store"}. A VIP scores above your threshold of ${p.session.vipThreshold}.`)}
 <section class="panel">
 ${filters(q)}
 ${
@@ -74,7 +76,7 @@ ${pager({
   page: q.page,
   pageSize: CUSTOMERS_PAGE_SIZE,
   total: p.total,
-  noun: "customers",
+  noun: "customer",
   href: (n) => withQuery("/customers", customerListParams(q, n)),
 })}
 </section>`,

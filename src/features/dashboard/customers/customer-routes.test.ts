@@ -209,17 +209,17 @@ for (const engine of ENGINES) {
         "C-level",
         "+35",
         "Net worth",
-        "5,000,000 USD",
+        "$5,000,000",
         "+25",
         "Order value",
-        "1250.00 USD",
+        "$1,250.00",
         "+22",
       ])
         expect(html).toContain(text);
       expect(html).toContain("CEO");
       expect(html).toContain("5,400 followers");
-      expect(html).toContain("1,250.00 EUR");
-      expect(html).toContain("80.50 USD");
+      expect(html).toContain("€1,250.00");
+      expect(html).toContain("$80.50");
       expect(html).toContain("Team chat");
       expect(html).toContain("hooks.slack.com/…wxyz");
       expect(html).toContain("Delivered");

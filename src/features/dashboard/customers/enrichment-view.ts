@@ -1,9 +1,11 @@
 /** The customer page's enrichment panels: status, score against the threshold, and why. */
 import type { Selectable } from "kysely";
 import type { EnrichmentStatus, EnrichmentsTable } from "../../../db/schema.js";
+import { formatUsd } from "../../../lib/money.js";
 import { readStoredSignals } from "../../enrichment/score/read-stored-signals.js";
 import type { ScoreSignal } from "../../enrichment/score/score-signal.js";
 import { seniorityLabel, signalLabel } from "../../enrichment/score/signal-labels.js";
+import { formatSignalValue } from "../../enrichment/score/signal-values.js";
 import { enrichmentBadge, vipBadge } from "../html/components.js";
 import { formatCount, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
@@ -56,11 +58,7 @@ export function enrichmentPanel(d: CustomerDetail, accountThreshold: number): Sa
 }
 
 function formatValue(signal: string, v: ScoreSignal["value"]): string {
-  if (v === null) return "—";
-  if (typeof v === "number")
-    return signal.endsWith("_usd") ? `${formatCount(v)} USD` : formatCount(v);
-  if (typeof v === "boolean") return v ? "yes" : "no";
-  return v;
+  return formatSignalValue(signal, v) ?? "—";
 }
 
 export function signalsPanel(d: CustomerDetail): SafeHtml {
@@ -87,7 +85,7 @@ export function signalsPanel(d: CustomerDetail): SafeHtml {
 </section>`;
 }
 
-const usd = (n: number | undefined) => (n === undefined ? undefined : `${formatCount(n)} USD`);
+const usd = (n: number | undefined) => (n === undefined ? undefined : formatUsd(n));
 
 export function profilePanel(d: CustomerDetail): SafeHtml {
   const p: ProfileView = parseProfile(d.enrichment?.profile);

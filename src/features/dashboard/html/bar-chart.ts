@@ -4,6 +4,8 @@
  * summary for screen readers. An optional highlight (e.g. VIPs among new customers) is drawn
  * over each bar in the accent colour.
  */
+
+import { plural } from "../../../lib/plural.js";
 import { formatDay } from "./format.js";
 import { html, type SafeHtml } from "./html.js";
 
@@ -17,6 +19,7 @@ export interface DayPoint {
 export interface BarChartProps {
   points: DayPoint[];
   label: string;
+  /** Singular nouns ("enrichment", "VIP"): counts read "1 enrichment", "3 VIPs". */
   noun: string;
   highlightNoun?: string;
 }
@@ -48,8 +51,7 @@ export function barChart({ points, label, noun, highlightNoun }: BarChartProps):
     const x = (PAD.left + i * slot + (slot - barW) / 2).toFixed(1);
     const h = ((p.value / max) * plotH).toFixed(1);
     const hh = (((p.highlight ?? 0) / max) * plotH).toFixed(1);
-    // "label value" reads right for 1 and for 12, without plural rules.
-    const tip = `${formatDay(p.day)}: ${noun} ${p.value}${highlightNoun ? `, ${highlightNoun} ${p.highlight ?? 0}` : ""}`;
+    const tip = `${formatDay(p.day)}: ${plural(p.value, noun)}${highlightNoun ? `, ${plural(p.highlight ?? 0, highlightNoun)}` : ""}`;
     return html`<g><title>${tip}</title><rect class="bar" x="${x}" y="${y(p.value).toFixed(1)}" width="${barW.toFixed(1)}" height="${h}"></rect>${
       highlightNoun && (p.highlight ?? 0) > 0
         ? html`<rect class="bar primary" x="${x}" y="${y(p.highlight ?? 0).toFixed(1)}" width="${barW.toFixed(1)}" height="${hh}"></rect>`
@@ -71,7 +73,7 @@ export function barChart({ points, label, noun, highlightNoun }: BarChartProps):
         return html`<text x="${tx.toFixed(1)}" y="${HEIGHT - 8}" text-anchor="${anchor}">${formatDay(p.day)}</text>`;
       })
     : [];
-  const summary = `${label}: ${total} ${noun}${highlightNoun ? ` (${highlighted} ${highlightNoun})` : ""} over ${points.length} days${
+  const summary = `${label}: ${plural(total, noun)}${highlightNoun ? ` (${plural(highlighted, highlightNoun)})` : ""} over ${plural(points.length, "day")}${
     points.length
       ? `, ${formatDay(points[0]?.day ?? 0)} to ${formatDay(points[points.length - 1]?.day ?? 0)}`
       : ""
@@ -80,8 +82,10 @@ export function barChart({ points, label, noun, highlightNoun }: BarChartProps):
 <div class="chart-scroll"><svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${summary}">
 ${grid}${bars}${xLabels}
 </svg></div>
-<figcaption class="legend"><span><i></i>${capitalise(noun)}</span>${
-    highlightNoun ? html`<span><i class="primary"></i>${capitalise(highlightNoun)}</span>` : ""
+<figcaption class="legend"><span><i></i>${capitalise(`${noun}s`)}</span>${
+    highlightNoun
+      ? html`<span><i class="primary"></i>${capitalise(`${highlightNoun}s`)}</span>`
+      : ""
   }<span>Days in UTC</span></figcaption>
 </figure>`;
 }

@@ -1,5 +1,6 @@
 /** Small pieces shared by several pages. */
 import type { AlertStatus, EnrichmentStatus } from "../../../db/schema.js";
+import { plural } from "../../../lib/plural.js";
 import { html, type SafeHtml } from "./html.js";
 
 export interface Notice {
@@ -27,6 +28,7 @@ export function enrichmentBadge(status: EnrichmentStatus): SafeHtml {
 
 const ALERT_LABELS: Record<AlertStatus, { label: string; cls: string }> = {
   pending: { label: "Sending", cls: "warn" },
+  waiting: { label: "Waiting", cls: "warn" },
   delivered: { label: "Delivered", cls: "ok" },
   failed: { label: "Failed", cls: "bad" },
 };
@@ -55,6 +57,7 @@ export interface PagerProps {
   total: number;
   /** Builds the link for another page number, keeping the current filters. */
   href: (page: number) => string;
+  /** Singular ("alert"): the pager says "1 alert", "1–50 of 120 alerts". */
   noun: string;
 }
 
@@ -64,7 +67,7 @@ export function pager({ page, pageSize, total, href, noun }: PagerProps): SafeHt
   const last = Math.min(page * pageSize, total);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return html`<nav class="pager" aria-label="Pages">
-  <span class="muted">${first.toLocaleString("en-US")}–${last.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} ${noun}</span>
+  <span class="muted">${first.toLocaleString("en-US")}–${last.toLocaleString("en-US")} of ${plural(total, noun)}</span>
   <span class="actions">
     ${page > 1 ? html`<a class="button secondary small" href="${href(page - 1)}" rel="prev">Previous</a>` : ""}
     <span class="muted small">Page ${page} of ${pages}</span>

@@ -2,6 +2,7 @@
  * Display formats. Times are shown in UTC (the server cannot know the viewer's zone without
  * client script) inside <time datetime> so assistive tech and copy-paste get the exact instant.
  */
+import { formatMoney as formatLibMoney } from "../../../lib/money.js";
 import { html, type SafeHtml } from "./html.js";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -38,13 +39,9 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-/** A decimal string (never a float) with a currency code: "1250.50", "USD" → "1,250.50 USD". */
+/** The one money format (lib/money.ts), with "—" for no amount: "1250.5", "USD" → "$1,250.50". */
 export function formatMoney(amount: string | null, currency = "USD"): string {
-  if (amount === null) return "—";
-  const [whole = "0", frac] = amount.split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const cents = (frac ?? "").padEnd(2, "0");
-  return `${grouped}.${cents} ${currency}`;
+  return amount === null ? "—" : formatLibMoney(amount, currency);
 }
 
 export function formatPercent(part: number, whole: number): string {

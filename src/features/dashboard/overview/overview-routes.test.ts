@@ -82,8 +82,8 @@ for (const engine of ENGINES) {
       const { html } = await browser.page("/?period=7");
       const bars = [...html.matchAll(/<g><title>([^<]+)<\/title>/g)].map((m) => m[1]);
       expect(bars).toHaveLength(7);
-      expect(bars[6]).toBe("30 Jun: new customers 1, VIPs 1");
-      expect(bars[4]).toBe("28 Jun: new customers 1, VIPs 0");
+      expect(bars[6]).toBe("30 Jun: 1 new customer, 1 VIP");
+      expect(bars[4]).toBe("28 Jun: 1 new customer, 0 VIPs");
       const vips = [
         ...html.matchAll(
           /<a href="\/customers\/[0-9a-f-]+">([^<]+)<\/a> <span class="badge vip">/g,
@@ -96,6 +96,9 @@ for (const engine of ENGINES) {
       const { browser: fresh } = await signInNewAccount(app);
       const { html } = await fresh.page("/");
       expect(html).toContain("Get started in three steps");
+      // The example request can be copied with one click (the script shows the button).
+      expect(html).toMatch(/<pre class="code" id="curl-example"[^>]*>export VELVET_API_KEY=/);
+      expect(html).toContain('data-copy="curl-example">Copy</button>');
       expect(html).toContain("You have an active key");
       expect(html).toContain("/api/v1/orders");
       expect(html).not.toContain("New customers per day");

@@ -1,6 +1,7 @@
 /** GET /: the Overview (signed out: the login page). */
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
+import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import { sendPage } from "../http/respond.js";
 import { pageOptions, sessionOf } from "../session/guards.js";
 import { getOverview, PERIODS, type Period } from "./get-overview.js";
@@ -12,6 +13,7 @@ export function registerOverviewRoutes(app: FastifyInstance, deps: Deps): void {
     const asked = Number(request.query.period);
     const period: Period = PERIODS.find((p) => p === asked) ?? 30;
     const overview = await getOverview(deps.db.kysely, session.accountId, period, deps.clock.now());
-    return sendPage(reply, overviewView(session, overview, deps.config.publicBaseUrl));
+    const providers = configuredProviderNames(deps.config.enrichment);
+    return sendPage(reply, overviewView(session, overview, deps.config.publicBaseUrl, providers));
   });
 }

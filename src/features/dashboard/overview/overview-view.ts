@@ -2,6 +2,7 @@
 import { curlExample } from "../api-access/curl-example.js";
 import { barChart } from "../html/bar-chart.js";
 import { pageHead, vipBadge } from "../html/components.js";
+import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { formatCount, formatPercent, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { page } from "../html/layout.js";
@@ -26,7 +27,7 @@ function gettingStarted(o: Overview, publicBaseUrl: string): SafeHtml {
         : html`<a href="/settings/integrations">Generate one</a> under Settings → Integrations → API Access.`
     }</li>
     <li><strong>Send your first order.</strong> From your platform, or from a terminal:
-      <pre class="code">${curlExample(publicBaseUrl, null)}</pre></li>
+      <div class="code-block"><pre class="code" id="curl-example" tabindex="0" aria-label="Example request">${curlExample(publicBaseUrl, null)}</pre><button type="button" class="secondary small copy-button" data-copy="curl-example">Copy</button></div></li>
     <li><strong>Meet your customers.</strong> Each one appears under <a href="/customers">Customers</a> and is scored within seconds; VIPs are <a href="/settings/alerts">alerted</a> to your team.</li>
   </ol>
 </section>`;
@@ -40,6 +41,7 @@ export function overviewView(
   session: DashboardSession,
   o: Overview,
   publicBaseUrl: string,
+  providers: readonly string[],
 ): SafeHtml {
   const body = !o.hasCustomers
     ? gettingStarted(o, publicBaseUrl)
@@ -53,7 +55,7 @@ export function overviewView(
 <div class="two-col">
   <section class="panel" aria-labelledby="chart-title">
     <h2 id="chart-title">New customers per day</h2>
-    ${barChart({ points: o.days, label: `New customers per day, last ${o.period} days`, noun: "new customers", highlightNoun: "VIPs" })}
+    ${barChart({ points: o.days, label: `New customers per day, last ${o.period} days`, noun: "new customer", highlightNoun: "VIP" })}
   </section>
   <section class="panel" aria-labelledby="vips-title">
     <div class="panel-head"><h2 id="vips-title">Latest VIPs</h2><a href="/customers?vip=1&amp;sort=score" class="small">All VIPs</a></div>
@@ -72,6 +74,7 @@ export function overviewView(
     session,
     section: "overview",
     body: html`${pageHead("Overview", `${session.accountName}, last ${o.period} days (UTC).`, o.hasCustomers ? periodSwitch(o.period) : undefined)}
+${noProvidersNotice(providers, session.vipThreshold)}
 ${body}`,
   });
 }

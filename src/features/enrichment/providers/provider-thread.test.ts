@@ -89,8 +89,11 @@ describe("providers on their own thread", () => {
     const emails = Array.from({ length: 60 }, (_, i) =>
       i % 3 === 0 ? "nobody@example.com" : `person${i}@example.com`,
     );
-    const signal = AbortSignal.timeout(5_000);
-    const results = await Promise.all(emails.map((e) => pdl.lookup(providerQuery(e), signal)));
+    // One signal per lookup, as in production (each enrichment attempt has its own): sixty
+    // lookups on one shared signal would add sixty abort listeners to it at once.
+    const results = await Promise.all(
+      emails.map((e) => pdl.lookup(providerQuery(e), AbortSignal.timeout(5_000))),
+    );
     results.forEach((result, i) => {
       if (emails[i] === "nobody@example.com") expect(result.kind).toBe("not_found");
       else {

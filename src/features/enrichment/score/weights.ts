@@ -141,3 +141,15 @@ export const REPEAT_ORDER_BANDS: Band[] = [
 export function bandPoints(value: number, bands: Band[]): number {
   return bands.find((b) => value >= b.atLeast)?.points ?? 0;
 }
+
+/** The highest score the offline signals alone can give (no provider configured). */
+export const OFFLINE_MAX_SCORE = Math.min(
+  MAX_SCORE,
+  [
+    ORDER_VALUE_USD_BANDS,
+    STORE_PERCENTILE_BANDS,
+    AREA_MEDIAN_INCOME_BANDS,
+    REPEAT_ORDER_BANDS,
+    [{ atLeast: 0, points: CORPORATE_DOMAIN_POINTS }],
+  ].reduce((sum, bands) => sum + Math.max(...bands.map((b) => b.points)), 0),
+);
