@@ -74,7 +74,7 @@ export const SIGNUP_POLICY: ThrottlePolicy = {
 };
 
 export type Reservation =
-  | { kind: "reserved"; attemptId: string; email: string; delayMs: number }
+  | { kind: "reserved"; attemptId: string; action: AuthAction; email: string; delayMs: number }
   | { kind: "throttled"; retryAfterMs: number };
 
 interface Row {
@@ -140,7 +140,8 @@ export async function reserveAttempt(
       })
       .execute();
     const failures = byEmail.filter((r) => r.state !== "succeeded").length;
-    return { kind: "reserved", attemptId, email: who.email, delayMs: delayFor(policy, failures) };
+    const delayMs = delayFor(policy, failures);
+    return { kind: "reserved", attemptId, action, email: who.email, delayMs };
   });
   await pruneSecurityRecords(db, now);
   return reservation;
@@ -149,7 +150,7 @@ export async function reserveAttempt(
 /** Settles a reserved attempt; a successful log-in forgives the e-mail's earlier failures. */
 export async function settleAttempt(
   db: Kysely<Database>,
-  reservation: { attemptId: string; email: string },
+  reservation: { attemptId: string; email: string; action: AuthAction },
   outcome: "failed" | "succeeded",
   options: { forgiveEmail?: boolean } = {},
 ): Promise<void> {
@@ -162,6 +163,7 @@ export async function settleAttempt(
     await db
       .updateTable("auth_attempts")
       .set({ email_forgiven: 1 })
+      .where("action", "=", reservation.action)
       .where("email", "=", reservation.email)
       .where("state", "=", "failed")
       .execute();
