@@ -19,6 +19,7 @@ const ConfigSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   ENRICHMENT_PRICE_USD: decimalUsd.default("0.05"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -64,7 +65,8 @@ export interface ProviderSettings {
 }
 
 export type DatabaseTarget =
-  | { kind: "sqlite"; file: string }
+  /** busyTimeoutMs: how long a write waits for another process's lock (SQLITE_BUSY_TIMEOUT_MS). */
+  | { kind: "sqlite"; file: string; busyTimeoutMs?: number }
   | { kind: "postgres"; url: string; poolMax: number };
 
 export interface Config {
@@ -116,9 +118,14 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-export function databaseTargetFromUrl(url: string | undefined, poolMax = 10): DatabaseTarget {
+export function databaseTargetFromUrl(
+  url: string | undefined,
+  poolMax = 10,
+  busyTimeoutMs?: number,
+): DatabaseTarget {
+  const busy = busyTimeoutMs === undefined ? {} : { busyTimeoutMs };
   if (url === undefined || url.trim() === "") {
-    return { kind: "sqlite", file: path.resolve("data", "velvet.db") };
+    return { kind: "sqlite", file: path.resolve("data", "velvet.db"), ...busy };
   }
   if (/^postgres(ql)?:\/\//i.test(url)) return { kind: "postgres", url, poolMax };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith("file://")) {
@@ -127,7 +134,7 @@ export function databaseTargetFromUrl(url: string | undefined, poolMax = 10): Da
     );
   }
   const file = url.startsWith("file://") ? new URL(url).pathname : url;
-  return { kind: "sqlite", file: file === ":memory:" ? file : path.resolve(file) };
+  return { kind: "sqlite", file: file === ":memory:" ? file : path.resolve(file), ...busy };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -149,7 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    database: databaseTargetFromUrl(e.DATABASE_URL, e.DATABASE_POOL_MAX),
+    database: databaseTargetFromUrl(e.DATABASE_URL, e.DATABASE_POOL_MAX, e.SQLITE_BUSY_TIMEOUT_MS),
     enrichmentPriceUsd: e.ENRICHMENT_PRICE_USD,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl,

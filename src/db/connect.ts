@@ -11,7 +11,7 @@ import pg from "pg";
 import type { DatabaseTarget } from "../config.js";
 import type { Database } from "./schema.js";
 import { startBackgroundCheckpoints } from "./sqlite-checkpoints.js";
-import { GroupCommitSqliteDriver } from "./sqlite-driver.js";
+import { DEFAULT_BUSY_TIMEOUT_MS, GroupCommitSqliteDriver } from "./sqlite-driver.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -31,11 +31,15 @@ export interface OpenOptions {
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   return target.kind === "sqlite"
-    ? openSqlite(target.file, options)
+    ? openSqlite(target.file, options, target.busyTimeoutMs)
     : openPostgres(target.url, target.poolMax);
 }
 
-function openSqlite(file: string, options: OpenOptions): Db {
+function openSqlite(
+  file: string,
+  options: OpenOptions,
+  busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
+): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const writer = new SQLite(file);
   writer.pragma("journal_mode = WAL");
@@ -45,6 +49,9 @@ function openSqlite(file: string, options: OpenOptions): Db {
   // Each transaction runs in a savepoint (sqlite-driver.ts), whose statement journal would
   // otherwise be a temporary file: in memory it costs a few µs instead of ~40 µs a transaction.
   writer.pragma("temp_store = MEMORY");
+  // From here on the writer never waits inside SQLite (which would block the event loop): the
+  // driver waits for another process's write lock asynchronously (sqlite-driver.ts).
+  writer.pragma("busy_timeout = 0");
   // A second connection serves reads outside transactions (see sqlite-driver.ts).
   let reader: SQLite.Database | null = null;
   if (file !== ":memory:") {
@@ -57,7 +64,7 @@ function openSqlite(file: string, options: OpenOptions): Db {
       ? startBackgroundCheckpoints(writer, file, options.backgroundCheckpoints)
       : null;
   const kysely = new Kysely<Database>({
-    dialect: new VelvetSqliteDialect(writer, reader),
+    dialect: new VelvetSqliteDialect(writer, reader, busyTimeoutMs),
   });
   const close = async () => {
     await checkpoints?.stop();
@@ -70,12 +77,13 @@ class VelvetSqliteDialect extends SqliteDialect {
   constructor(
     readonly writer: SQLite.Database,
     readonly reader: SQLite.Database | null,
+    readonly busyTimeoutMs: number,
   ) {
     super({ database: writer });
   }
 
   override createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.writer, this.reader);
+    return new GroupCommitSqliteDriver(this.writer, this.reader, this.busyTimeoutMs);
   }
 }
 

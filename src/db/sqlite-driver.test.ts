@@ -8,7 +8,9 @@ import SQLite from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sqliteEngine, type TestDatabase } from "../../test/support/databases.js";
+import { holdWriteLock } from "../../test/support/hold-sqlite-lock.js";
 import { type Db, openDatabase } from "./connect.js";
+import { DatabaseBusyError } from "./errors.js";
 
 interface TestSchema {
   items: { id: number; label: string };
@@ -145,5 +147,91 @@ describe("SQLite driver", () => {
     await inner.rollbackToSavepoint("inner").execute();
     await trx.commit().execute();
     expect(committedLabels()).toEqual(["item 1"]);
+  });
+
+  it("fails the pending members at once when SQLite rolled the whole transaction back under one", async () => {
+    const results = await Promise.allSettled([
+      k.transaction().execute((trx) => insert(trx, 1)),
+      k.transaction().execute(async (trx) => {
+        await insert(trx, 2);
+        // What SQLite does itself on a full disk or an I/O error: the whole transaction is gone.
+        await sql`rollback`.execute(trx);
+        throw new Error("the transaction is gone");
+      }),
+      // Starts in the same turn, after the loss: it must get a transaction of its own, not join
+      // (and later be failed with) a group whose writes no longer exist.
+      k.transaction().execute((trx) => insert(trx, 3)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
+    expect(committedLabels()).toEqual(["item 3"]);
+  });
+
+  it("rolls the whole group back when a member cannot be undone alone", async () => {
+    const results = await Promise.allSettled([
+      k.transaction().execute((trx) => insert(trx, 1)),
+      k.transaction().execute(async (trx) => {
+        await insert(trx, 2);
+        // The member's savepoint is gone, so "rollback to" it fails: its write cannot be undone
+        // alone, and committing the group would keep a failed transaction's write.
+        await sql`release velvet_txn`.execute(trx);
+        throw new Error("failed after its savepoint was released");
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(committedLabels()).toEqual([]);
+    await k.transaction().execute((trx) => insert(trx, 4));
+    expect(committedLabels()).toEqual(["item 4"]);
+  });
+
+  it("waits for another process's write lock without blocking the event loop", async () => {
+    const lock = await holdWriteLock(file, 400);
+    let longestGap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 5);
+    try {
+      const started = performance.now();
+      await Promise.all([
+        k.transaction().execute((trx) => insert(trx, 1)),
+        insert(k, 2),
+        k.transaction().execute((trx) => insert(trx, 3)),
+      ]);
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThan(250);
+      // Reads go on meanwhile (the reader connection): checked by the ticks above.
+      expect(longestGap).toBeLessThan(50);
+    } finally {
+      clearInterval(ticker);
+      await lock.released;
+    }
+    expect(committedLabels()).toEqual(["item 1", "item 2", "item 3"]);
+  });
+
+  it("gives up after busyTimeoutMs with DatabaseBusyError, writing nothing, and recovers", async () => {
+    const impatient = openDatabase({ kind: "sqlite", file, busyTimeoutMs: 200 });
+    const ik = impatient.kysely as unknown as Kysely<TestSchema>;
+    try {
+      const lock = await holdWriteLock(file, 1500);
+      const started = performance.now();
+      const results = await Promise.allSettled([
+        ik.transaction().execute((trx) => insert(trx, 1)),
+        insert(ik, 2),
+      ]);
+      expect(performance.now() - started).toBeLessThan(1200);
+      for (const r of results) {
+        expect(r.status).toBe("rejected");
+        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(DatabaseBusyError);
+      }
+      await lock.released;
+      // The writer was released and no empty group was left open: the next ones commit.
+      await ik.transaction().execute((trx) => insert(trx, 3));
+      await insert(ik, 4);
+      expect(committedLabels()).toEqual(["item 3", "item 4"]);
+    } finally {
+      await impatient.close();
+    }
   });
 });

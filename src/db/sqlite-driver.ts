@@ -21,11 +21,34 @@
  *   lock fails with SQLITE_BUSY, without waiting, when another process (such as a separate
  *   `velvet worker`) wrote in between.
  * - Prepared statements are cached per connection (Kysely's driver prepares every query anew).
+ * - Waiting for another process's write lock never blocks the event loop. SQLite's own busy
+ *   handler sleeps inside the call, freezing every request of this process meanwhile, so the
+ *   writer runs with busy_timeout = 0: a BEGIN IMMEDIATE (or a write outside a transaction)
+ *   that finds the lock taken fails at once with SQLITE_BUSY, and is tried again after an
+ *   asynchronous pause (1 ms doubling to 25 ms) until `busyTimeoutMs` has passed; then it fails
+ *   with DatabaseBusyError, having written nothing. Requests that need no write carry on
+ *   meanwhile (reads use the reader connection). Writers of this process queue behind the one
+ *   that waits, in order, as they would behind SQLite's lock.
+ *
+ * Failure paths (each has a test in sqlite-driver.test.ts that fails when the path is removed):
+ * - a member's statement fails: it rolls back to its savepoint alone; the group goes on;
+ * - the group's COMMIT fails: every member is rejected, none answered as committed;
+ * - the whole transaction is gone under a member (SQLite rolled it back itself): the pending
+ *   members fail at once instead of waiting for a COMMIT that cannot succeed;
+ * - a savepoint cannot be undone alone: the whole group is rolled back and its members fail;
+ * - another process holds the write lock past `busyTimeoutMs` (BEGIN or an autocommit write
+ *   fails): DatabaseBusyError, nothing written, and releasing the connection frees the writer
+ *   for the next transaction (releaseConnection).
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type SQLite from "better-sqlite3";
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
+import { DatabaseBusyError, isBusy } from "./errors.js";
 
 const MAX_GROUP = 100;
+/** The longest asynchronous pause between two tries for a write lock another process holds. */
+const MAX_BUSY_PAUSE_MS = 25;
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_CACHED_STATEMENTS = 500;
 const SAVEPOINT = "velvet_txn";
 const PLAIN_READ = /^\s*(select|with)\b/i;
@@ -86,10 +109,43 @@ export class GroupCommitSqliteDriver implements Driver {
   #flushScheduled = false;
   #flushWhenFree = false;
 
-  /** `reader` is null for an in-memory database, which cannot be shared: reads use the writer. */
-  constructor(writer: SQLite.Database, reader: SQLite.Database | null) {
+  readonly #busyTimeoutMs: number;
+
+  /**
+   * `reader` is null for an in-memory database, which cannot be shared: reads use the writer.
+   * The writer must have busy_timeout = 0 (connect.ts): waiting is done here, asynchronously.
+   */
+  constructor(
+    writer: SQLite.Database,
+    reader: SQLite.Database | null,
+    busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
+  ) {
     this.writer = new StatementCache(writer);
     this.#reader = reader === null ? null : new StatementCache(reader);
+    this.#busyTimeoutMs = busyTimeoutMs;
+  }
+
+  /**
+   * Runs `attempt` (one statement that takes SQLite's write lock) until it does not find the
+   * lock taken by another process, pausing asynchronously between tries.
+   */
+  async #whenLockFree<T>(attempt: () => T): Promise<T> {
+    const deadline = performance.now() + this.#busyTimeoutMs;
+    for (let pause = 1; ; pause = Math.min(pause * 2, MAX_BUSY_PAUSE_MS)) {
+      try {
+        return attempt();
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        const left = deadline - performance.now();
+        if (left <= 0) {
+          throw new DatabaseBusyError(
+            `another process held the SQLite write lock for more than ${this.#busyTimeoutMs} ms (SQLITE_BUSY_TIMEOUT_MS); nothing was written`,
+            { cause: error },
+          );
+        }
+        await sleep(Math.min(pause, left));
+      }
+    }
   }
 
   async init(): Promise<void> {}
@@ -110,13 +166,14 @@ export class GroupCommitSqliteDriver implements Driver {
     if (!lease.holdsWriter) await this.#lockWriter(lease);
     try {
       if (this.#group === null) {
-        this.writer.get("begin immediate").run();
+        const begin = this.writer.get("begin immediate");
+        await this.#whenLockFree(() => begin.run());
         this.#group = [];
       }
       this.writer.get(`savepoint ${SAVEPOINT}`).run();
     } catch (error) {
+      // A SAVEPOINT failing right after a fresh BEGIN must not leave that empty group open.
       this.#endGroupIfEmpty();
-      this.#unlockWriter(lease);
       throw error;
     }
     lease.inTransaction = true;
@@ -187,7 +244,11 @@ export class GroupCommitSqliteDriver implements Driver {
       }
       await this.writerOutsideTransaction(lease);
     }
-    return run(this.writer.get(query.sql), query.parameters);
+    const statement = this.writer.get(query.sql);
+    // Outside a transaction a write takes the lock itself (autocommit): wait for it here too.
+    if (!lease.inTransaction && !statement.readonly)
+      return this.#whenLockFree(() => run(statement, query.parameters));
+    return run(statement, query.parameters);
   }
 
   /** Outside a transaction, a statement sees and makes only committed state: no pending group. */

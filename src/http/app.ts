@@ -12,6 +12,7 @@ import Fastify, {
   LogController,
 } from "fastify";
 import type { TrustProxy } from "../config.js";
+import { DatabaseBusyError } from "../db/errors.js";
 import type { Deps } from "../deps.js";
 import { registerDashboard } from "../features/dashboard/dashboard-plugin.js";
 import { sendNotFoundPage } from "../features/dashboard/html/error-pages.js";
@@ -71,10 +72,16 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     }
     const mapped = mapFrameworkError(error);
     if (mapped) return reply.code(mapped.status).send(errorBody(mapped.status, mapped.message));
-    request.log.error({ err: error }, "unhandled error");
     const message = request.url.startsWith("/api/v1/orders")
       ? "Failed to process order"
       : "Internal error";
+    if (error instanceof DatabaseBusyError) {
+      // Nothing was written: the client may simply try again shortly.
+      request.log.error({ err: error }, "database busy: another process holds the write lock");
+      reply.header("retry-after", String(error.retryAfterSeconds));
+      return reply.code(500).send(errorBody(500, message));
+    }
+    request.log.error({ err: error }, "unhandled error");
     return reply.code(500).send(errorBody(500, message));
   });
 

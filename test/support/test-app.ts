@@ -46,10 +46,8 @@ export interface StartOptions {
 export async function startTestApp(engine: Engine, options: StartOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await engine.create());
   const ownsDatabase = options.database === undefined;
-  const config: Config = {
-    ...loadConfig({ LOG_LEVEL: "silent", ...options.env }),
-    database: database.target,
-  };
+  const loaded = loadConfig({ LOG_LEVEL: "silent", ...options.env });
+  const config: Config = { ...loaded, database: withSettingsOf(loaded.database, database.target) };
   const deps = await buildDeps({
     config,
     log: pino({ level: "silent" }),
@@ -100,4 +98,14 @@ export async function startTestApp(engine: Engine, options: StartOptions = {}): 
       if (ownsDatabase) await database.drop();
     },
   };
+}
+
+/** The test's database, with the engine settings the environment gave (SQLITE_BUSY_TIMEOUT_MS). */
+function withSettingsOf(
+  loaded: Config["database"],
+  target: Config["database"],
+): Config["database"] {
+  if (loaded.kind === "sqlite" && target.kind === "sqlite" && loaded.busyTimeoutMs !== undefined)
+    return { ...target, busyTimeoutMs: loaded.busyTimeoutMs };
+  return target;
 }
