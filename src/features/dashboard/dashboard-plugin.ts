@@ -6,12 +6,14 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
+import { registerAlertEmailConfirmRoutes } from "./alert-settings/alert-email-confirm-routes.js";
 import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
 import type { SendChat } from "./alert-settings/test-message.js";
 import { registerAlertLogRoutes } from "./alerts-log/alert-log-routes.js";
 import { registerApiAccessRoutes } from "./api-access/api-access-routes.js";
 import { registerAssetRoutes } from "./assets/asset-routes.js";
 import { registerAuthRoutes } from "./auth/auth-routes.js";
+import { registerSignUpRoutes } from "./auth/sign-up-routes.js";
 import { registerBillingRoutes } from "./billing/billing-routes.js";
 import { registerCustomerRoutes } from "./customers/customer-routes.js";
 import { sendErrorPage } from "./html/error-pages.js";
@@ -72,11 +74,13 @@ export function registerDashboard(
     await dashboard.register(async (pages) => {
       pages.addHook("onRequest", sessionHook(deps));
       registerAuthRoutes(pages, deps);
+      registerSignUpRoutes(pages, deps);
       registerOverviewRoutes(pages, deps);
       registerCustomerRoutes(pages, deps);
       registerAlertLogRoutes(pages, deps);
       registerApiAccessRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
+      registerAlertEmailConfirmRoutes(pages, deps);
       registerBillingRoutes(pages, deps);
       registerSystemRoutes(pages, deps, options.tasks ?? []);
     });
