@@ -109,4 +109,29 @@ describe("databaseTargetFromUrl", () => {
       poolMax: 5,
     });
   });
+
+  it("takes TRUST_PROXY as a hop count or addresses and CIDRs, and refuses true", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.5,::1" }).trustProxy).toEqual([
+      "10.0.0.0/8",
+      "192.168.1.5",
+      "::1",
+    ]);
+    const refused = configError({ TRUST_PROXY: "true" }).message;
+    expect(refused).toContain("TRUST_PROXY=true would trust every X-Forwarded-For entry");
+    expect(refused).toContain("TRUST_PROXY=1");
+    expect(refused).toContain("TRUST_PROXY=10.0.0.0/8,192.168.1.5");
+    for (const bad of ["10.0.0.0/33", "proxy.local", "1.2.3.4/8/1", "99"])
+      expect(configError({ TRUST_PROXY: bad }).message).toMatch(/^TRUST_PROXY: /);
+  });
+
+  it("reads SIGNUP: first account only by default, closed, or open with SMTP_URL only", () => {
+    expect(loadConfig({}).signup).toBe("first-account");
+    expect(loadConfig({ SIGNUP: "closed" }).signup).toBe("closed");
+    expect(loadConfig({ SIGNUP: "open", SMTP_URL: "smtp://mail.example.com" }).signup).toBe("open");
+    expect(configError({ SIGNUP: "open" }).message).toContain("SIGNUP=open needs SMTP_URL");
+    expect(configError({ SIGNUP: "maybe" }).message).toMatch(/SIGNUP: /);
+  });
 });

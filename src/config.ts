@@ -2,6 +2,7 @@
  * The one reader of process.env. Every setting is parsed and validated once, at start; a bad
  * value stops the start with a message naming the variable.
  */
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -22,7 +23,8 @@ const ConfigSchema = z.object({
   ENRICHMENT_PRICE_USD: decimalUsd.default("0.05"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
-  TRUST_PROXY: boolish.default(false),
+  TRUST_PROXY: z.string().optional(),
+  SIGNUP: z.enum(["open", "closed"]).optional(),
 
   // Operations: the private metrics listener (off unless METRICS_PORT is set) and API limits.
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -83,7 +85,16 @@ export interface Config {
   enrichmentPriceUsd: string;
   logLevel: z.infer<typeof ConfigSchema>["LOG_LEVEL"];
   publicBaseUrl: string;
-  trustProxy: boolean;
+  /**
+   * Fastify's trustProxy: false (none), the number of proxy hops in front, or the proxies'
+   * addresses and CIDRs. Never `true`, which would trust every X-Forwarded-For entry.
+   */
+  trustProxy: TrustProxy;
+  /**
+   * Who may sign up in the dashboard: `first-account` (SIGNUP unset: only while no account
+   * exists), `closed`, or `open` (anyone, with e-mail verification; needs SMTP_URL).
+   */
+  signup: SignupMode;
   /** The Prometheus listener; `port: null` turns metrics off (nothing is collected). */
   metrics: { port: number | null; host: string };
   /** Requests a minute per API key on POST /api/v1/orders; 0 turns the limit off. */
@@ -117,6 +128,9 @@ export interface Config {
     customerDays: number | null;
   };
 }
+
+export type TrustProxy = false | number | string[];
+export type SignupMode = "first-account" | "closed" | "open";
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -164,7 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enrichmentPriceUsd: e.ENRICHMENT_PRICE_USD,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    signup: signupMode(e.SIGNUP, e.SMTP_URL),
     metrics: { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     worker: {
@@ -219,4 +234,50 @@ function provider(
 function hostForUrl(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "localhost";
   return host.includes(":") ? `[${host}]` : host;
+}
+
+const TRUST_PROXY_HELP =
+  "write the number of proxies in front of Velvet (TRUST_PROXY=1) or their addresses and CIDRs (TRUST_PROXY=10.0.0.0/8,192.168.1.5)";
+
+/** TRUST_PROXY: unset/false, a hop count, or addresses and CIDRs; `true` is refused. */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const v = (value ?? "").trim().toLowerCase();
+  if (v === "" || v === "false" || v === "0" || v === "no") return false;
+  if (v === "true" || v === "yes") {
+    throw new ConfigError(
+      `TRUST_PROXY=${value} would trust every X-Forwarded-For entry, so any client could choose its own address; ${TRUST_PROXY_HELP}`,
+    );
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 20)
+      throw new ConfigError(`TRUST_PROXY: ${hops} hops is not plausible; ${TRUST_PROXY_HELP}`);
+    return hops;
+  }
+  const entries = v
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const entry of entries) {
+    const [address = "", prefix, extra] = entry.split("/");
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(
+        `TRUST_PROXY: "${entry}" is not an address or CIDR; ${TRUST_PROXY_HELP}`,
+      );
+    }
+  }
+  return entries;
+}
+
+function signupMode(value: "open" | "closed" | undefined, smtpUrl: string | undefined): SignupMode {
+  if (value === undefined) return "first-account";
+  if (value === "open" && smtpUrl === undefined) {
+    throw new ConfigError(
+      "SIGNUP=open needs SMTP_URL: open sign-up verifies each new address by e-mail. Set SMTP_URL, or leave SIGNUP unset (only the first account signs up) or SIGNUP=closed.",
+    );
+  }
+  return value;
 }

@@ -189,12 +189,25 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
 
   it("fails with a message on stderr, nothing on stdout and a non-zero exit", async () => {
     const nobody = "0195a0b0-0000-7000-8000-000000000000";
+    const weak = ["account", "create", "--name", "Weak", "--owner", "w@example.com", "--password"];
     const cases: Array<[string[], RegExp, Record<string, string>?]> = [
       [["account", "set", "--account", nobody, "--threshold", "50", "--json"], /No account/],
       [["account", "set", "--account", nobody, "--threshold", "101", "--json"], /threshold/],
       [["usage", "--account", nobody, "--month", "2025-13", "--json"], /YYYY-MM/],
       [["key", "revoke", "not-an-id", "--json"], /expected an id/],
       [["migrate", "--json"], /DATABASE_URL/, { DATABASE_URL: "mysql://localhost/velvet" }],
+      // The dashboard's password rule holds for the operator too.
+      [[...weak, "12345678"], /--password is refused\. Use at least 10 characters\./],
+      [
+        [...weak, "password1234"],
+        /--password is refused\. Choose a harder password: it is a common password/,
+      ],
+      [
+        ["serve"],
+        /TRUST_PROXY=true would trust every X-Forwarded-For entry/,
+        { TRUST_PROXY: "true" },
+      ],
+      [["serve"], /SIGNUP=open needs SMTP_URL/, { SIGNUP: "open" }],
     ];
     const runs = await Promise.all(
       cases.map(([args, , extra]) => runVelvet(args, { ...env, ...extra })),

@@ -6,7 +6,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { type Driver, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import {
+  type DialectAdapter,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+} from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.js";
 import type { Database } from "./schema.js";
@@ -87,6 +94,23 @@ class VelvetSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new GroupCommitSqliteDriver(this.writer, this.reader, this.busyTimeoutMs);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its migrator
+ * would run migrations with no transaction and no lock: two processes starting together on a
+ * new database both ran 0001 ("table accounts already exists"). Saying yes makes the migrator
+ * run in one transaction, whose BEGIN IMMEDIATE takes SQLite's write lock: the second process
+ * waits for it, then finds the migrations applied. A failed migration also leaves nothing.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 

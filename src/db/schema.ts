@@ -192,12 +192,49 @@ export interface SessionsTable {
   expires_at: number;
 }
 
-export interface LoginAttemptsTable {
+/** What is throttled: log-ins, sign-ups, and confirmation mails for alert addresses. */
+export type AuthAction = "login" | "signup" | "alert-email";
+/** pending: reserved, the password is being checked; failed/succeeded: settled. */
+export type AuthAttemptState = "pending" | "failed" | "succeeded";
+
+export interface AuthAttemptsTable {
   id: string;
-  /** What is throttled: the normalised e-mail, or the client address. */
-  key: string;
+  action: AuthAction;
+  /** The normalised e-mail the attempt named (whether or not an account has it). */
+  email: string;
+  /** The client address, as Fastify determined it under TRUST_PROXY. */
+  ip: string;
   attempted_at: number;
-  succeeded: number;
+  state: AuthAttemptState;
+  /** 1 once a successful log-in forgave it: no longer counted against the e-mail. */
+  email_forgiven: Generated<number>;
+}
+
+export interface ThrottleLocksTable {
+  key: string;
+  touched_at: number;
+}
+
+export interface SignupRequestsTable {
+  /** SHA-256 of the token in the mailed link. */
+  token_hash: string;
+  email: string;
+  store_name: string;
+  password_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface AlertEmailConfirmationsTable {
+  account_id: string;
+  email_normalized: string;
+  email: string;
+  /** SHA-256 of the token in the mailed link. */
+  token_hash: string;
+  expires_at: number;
+  sent_at: number;
+  created_at: number;
 }
 
 export type AuditActorKind = "user" | "cli" | "system";
@@ -232,7 +269,10 @@ export interface Database {
   alerts: AlertsTable;
   alert_attempts: AlertAttemptsTable;
   sessions: SessionsTable;
-  login_attempts: LoginAttemptsTable;
+  auth_attempts: AuthAttemptsTable;
+  throttle_locks: ThrottleLocksTable;
+  signup_requests: SignupRequestsTable;
+  alert_email_confirmations: AlertEmailConfirmationsTable;
   audit_events: AuditEventsTable;
 }
 

@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyReply,
   LogController,
 } from "fastify";
+import type { TrustProxy } from "../config.js";
 import { DatabaseBusyError } from "../db/errors.js";
 import type { Deps } from "../deps.js";
 import { registerDashboard } from "../features/dashboard/dashboard-plugin.js";
@@ -43,7 +44,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       requestIdLogLabel: "requestId",
     }),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     // Slow or stuck clients must not hold sockets forever.
     requestTimeout: 30_000,
     connectionTimeout: 30_000,
@@ -60,6 +61,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       (reply as FastifyReply)
         .code(400)
         .header(REQUEST_ID_HEADER, request.id)
+        .header("x-content-type-options", "nosniff")
         .send(errorBody(400, "The request URL is not valid"));
     },
   });
@@ -70,6 +72,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   // First hook of every request, so 404s, 405s and errors carry the id too.
   app.addHook("onRequest", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  // Every answer, JSON errors and 413s included, is read as what it says it is.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("x-content-type-options", "nosniff");
+    return payload;
   });
 
   app.addHook("onResponse", async (request, reply) => {
@@ -123,6 +131,19 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   );
   registerDashboard(app, deps, { tasks: allTasks(deps) });
   return app;
+}
+
+/**
+ * TRUST_PROXY as Fastify needs it. A hop count becomes proxy-addr's "trust the nearest n hops"
+ * function (Express's meaning of a number; Fastify 5 itself treats a number as trusting nothing):
+ * with 1, the address Velvet sees is the proxy's, and the last X-Forwarded-For entry, which that
+ * proxy wrote, is the client; anything a client put in front of it is ignored.
+ */
+export function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === "number") return trust === 0 ? false : (_address, hop) => hop < trust;
+  return trust;
 }
 
 function mapFrameworkError(error: FastifyError): { status: number; message: string } | null {

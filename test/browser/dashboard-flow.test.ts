@@ -108,7 +108,23 @@ for (const engine of ENGINES) {
         expect(await visible(refused)).toBe(true);
         expect(chat.requests).toHaveLength(2);
         testMessages = chat.requests.length;
-        expect(pipeline.smtp.received).toHaveLength(0);
+
+        // The address typed in the dashboard gets a confirmation link, and nothing else yet.
+        expect(pipeline.smtp.received).toHaveLength(1);
+        const confirmation = pipeline.smtp.messages[0];
+        expect(confirmation?.rcptTo).toEqual([ALERT_EMAIL]);
+        expect(confirmation?.parsed.subject).toContain("Confirm");
+        expect(await visible(page.getByText("Awaiting confirmation").first())).toBe(true);
+        const path = /\/alert-emails\/confirm\?token=[A-Za-z0-9_-]{43}/.exec(
+          confirmation?.parsed.text ?? "",
+        )?.[0];
+        expect(path).toBeDefined();
+        // Its reader opens the link and confirms.
+        await page.goto(`${url}${path}`);
+        await page.getByRole("button", { name: "Confirm this address" }).click();
+        expect(await visible(page.getByText("now receives VIP alerts"))).toBe(true);
+        await page.goto(`${url}/settings/alerts`);
+        expect(await page.getByText("Awaiting confirmation").count()).toBe(0);
       });
 
       it("enriches a VIP sent with the key, shows why, and delivers one alert per channel", async () => {
@@ -170,10 +186,11 @@ for (const engine of ENGINES) {
         expect(message).toContain(VIP.name);
         expect(message).toContain("Seniority: C-level (+35)");
         expect(message).toContain(`/customers/${customerId}`);
-        expect(smtp.received).toHaveLength(1);
-        expect(smtp.messages[0]?.rcptTo).toEqual([ALERT_EMAIL]);
-        expect(smtp.messages[0]?.parsed.subject).toContain(VIP.name);
-        expect(smtp.messages[0]?.parsed.text).toContain("Seniority: C-level (+35)");
+        // The confirmation link, then exactly one alert.
+        expect(smtp.received).toHaveLength(2);
+        expect(smtp.messages[1]?.rcptTo).toEqual([ALERT_EMAIL]);
+        expect(smtp.messages[1]?.parsed.subject).toContain(VIP.name);
+        expect(smtp.messages[1]?.parsed.text).toContain("Seniority: C-level (+35)");
       });
 
       it("shows a customer nobody knows, with a small order, as no VIP, and alerts no one", async () => {
@@ -204,7 +221,8 @@ for (const engine of ENGINES) {
         expect(await page.locator("tbody tr", { hasText: PLAIN.name }).count()).toBe(0);
         expect(await page.locator("tbody tr").count()).toBe(2);
         expect(chat.requests).toHaveLength(testMessages + 1);
-        expect(smtp.received).toHaveLength(1);
+        // Still only the confirmation link and the VIP's alert.
+        expect(smtp.received).toHaveLength(2);
       });
 
       it("downloads a customer's data, then deletes it after a confirmation naming what goes", async () => {

@@ -57,9 +57,15 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     await page
       .getByLabel("Incoming webhook URL")
       .fill("https://hooks.slack.com/services/T024BE7LD/B01N4ABCDEF/p9XnQw2ZrT8vLm5sHc1Jk3Yq");
-    await page.getByLabel("Send alerts to").fill("team@northwind.io");
+    await page.getByLabel("Send alerts to").fill("team@northwind.io\nsales@northwind.io");
     await page.getByRole("button", { name: "Save alert settings" }).click();
     await page.getByText("Alert settings saved.").waitFor();
+    // The team confirms its address from the mailed link; sales has not yet.
+    const mail = smtp.messages.find((m) => m.rcptTo.includes("team@northwind.io"));
+    const link = /\/alert-emails\/confirm\?token=[\w-]{43}/.exec(mail?.parsed.text ?? "")?.[0];
+    await page.goto(`${app.url}${link}`);
+    await page.getByRole("button", { name: "Confirm this address" }).click();
+    await page.getByText("now receives VIP alerts").waitFor();
   });
 
   afterAll(async () => {
@@ -77,7 +83,13 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     [
       "09-settings-alerts",
       "/settings/alerts",
-      ["hooks.slack.com/…k3Yq", "Choosing a threshold", "Above 70 (current)", "Send a test e-mail"],
+      [
+        "hooks.slack.com/…k3Yq",
+        "Choosing a threshold",
+        "Above 70 (current)",
+        "Send a test e-mail",
+        "Awaiting confirmation",
+      ],
     ],
     ["10-settings-billing", "/settings/billing", ["Last 12 months", "Unit price"]],
     ["10b-settings-system", "/settings/system", ["Alerts that gave up"]],

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { changeAlertSettings } from "../../features/accounts/change-alert-settings.js";
 import { createAccount } from "../../features/accounts/create-account.js";
 import { getAccount } from "../../features/accounts/get-account.js";
-import { hashPassword, MIN_PASSWORD_LENGTH } from "../../features/accounts/password.js";
+import { hashPassword } from "../../features/accounts/password.js";
+import { MIN_PASSWORD_LENGTH, passwordProblem } from "../../features/accounts/password-rule.js";
 import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
 import { recordAuditEvent } from "../../features/audit/record-audit-event.js";
 import { checkEmail } from "../../features/orders/email-address.js";
@@ -24,7 +25,7 @@ export function registerAccount(program: Command): void {
     .requiredOption("--owner <email>", "the owner's e-mail address (their dashboard login)")
     .option(
       "--password <password>",
-      `a dashboard password (at least ${MIN_PASSWORD_LENGTH} characters)`,
+      `a dashboard password (at least ${MIN_PASSWORD_LENGTH} characters, not a guessable one)`,
     )
     .option("--threshold <0-100>", "VIP threshold (default 70)", parseThreshold)
     .option("--json", "print one JSON object")
@@ -39,9 +40,11 @@ export function registerAccount(program: Command): void {
         if (opts.name.trim() === "") throw new CliError("--name must not be blank");
         if (checkEmail(opts.owner) === "invalid")
           throw new CliError(`--owner is not a valid e-mail address: ${opts.owner}`);
-        if (opts.password !== undefined && opts.password.length < MIN_PASSWORD_LENGTH) {
-          throw new CliError(`--password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-        }
+        const problem =
+          opts.password === undefined
+            ? null
+            : passwordProblem(opts.password, [opts.owner, opts.name]);
+        if (problem !== null) throw new CliError(`--password is refused. ${problem}`);
         const passwordHash = opts.password === undefined ? null : await hashPassword(opts.password);
         const created = await withDeps(async (deps) => {
           const now = deps.clock.now();

@@ -45,7 +45,9 @@ async function startLine(deps: Deps, url: string): Promise<string> {
   // PUBLIC_BASE_URL is the address people use; with PORT=0 only the bound address is known.
   const base = deps.config.port === 0 ? url : deps.config.publicBaseUrl;
   const anyAccount = await deps.db.kysely.selectFrom("accounts").select("id").limit(1).execute();
-  return anyAccount.length === 0
-    ? `Velvet is running: open ${base}/signup to create the first account (API: POST ${base}/api/v1/orders)`
-    : `Velvet is running: open ${base}/login to sign in (API: POST ${base}/api/v1/orders)`;
+  const api = `(API: POST ${base}/api/v1/orders)`;
+  if (anyAccount.length > 0) return `Velvet is running: open ${base}/login to sign in ${api}`;
+  return deps.config.signup === "closed"
+    ? `Velvet is running: sign-up is closed (SIGNUP=closed); create the first account with \`velvet account create\`, then sign in at ${base}/login ${api}`
+    : `Velvet is running: open ${base}/signup to create the first account ${api}`;
 }

@@ -15,6 +15,16 @@ export interface CreateAccountProps {
   ownerEmail: string;
   passwordHash: string | null;
   vipThreshold?: number;
+  /**
+   * Only if no account exists yet (SIGNUP unset: the first account signs up, then sign-up
+   * closes). Checked under a lock row, so two racing sign-ups cannot both be first.
+   */
+  onlyIfFirst?: boolean;
+}
+
+/** Thrown by createAccount({ onlyIfFirst }) when an account already exists. */
+export class NotFirstAccountError extends Error {
+  override name = "NotFirstAccountError";
 }
 
 export interface CreatedAccount {
@@ -34,6 +44,15 @@ export async function createAccount(
 ): Promise<CreatedAccount> {
   try {
     return await db.transaction().execute(async (trx) => {
+      if (props.onlyIfFirst) {
+        await trx
+          .insertInto("throttle_locks")
+          .values({ key: "signup:first-account", touched_at: now })
+          .onConflict((oc) => oc.column("key").doUpdateSet({ touched_at: now }))
+          .execute();
+        const existing = await trx.selectFrom("accounts").select("id").limit(1).executeTakeFirst();
+        if (existing) throw new NotFirstAccountError("an account already exists");
+      }
       const accountId = newId(now);
       const storeId = newId(now);
       const userId = newId(now);

@@ -11,11 +11,16 @@ export interface AccountSettings {
   apiRateLimitPerMinute?: number | null;
 }
 
-/** Applies the given settings; returns false when the account does not exist. */
+/**
+ * Applies the given settings; returns false when the account does not exist. Alert addresses
+ * set here are trusted (the operator's CLI): any confirmation they awaited is dropped. The
+ * dashboard passes `trustEmails: false` and records which addresses await confirmation itself.
+ */
 export async function updateAccount(
   db: Kysely<Database>,
   accountId: string,
   settings: AccountSettings,
+  options: { trustEmails?: boolean } = {},
 ): Promise<boolean> {
   const exists = await db
     .selectFrom("accounts")
@@ -38,6 +43,9 @@ export async function updateAccount(
   };
   if (Object.keys(changes).length > 0) {
     await db.updateTable("accounts").set(changes).where("id", "=", accountId).execute();
+  }
+  if (alertEmails !== undefined && options.trustEmails !== false) {
+    await db.deleteFrom("alert_email_confirmations").where("account_id", "=", accountId).execute();
   }
   return true;
 }

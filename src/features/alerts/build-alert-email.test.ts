@@ -30,12 +30,35 @@ describe("buildAlertEmail", () => {
     expect(mail.html).toContain(`<a href="${SAMPLE_CONTENT.customerUrl}">Open in Velvet</a>`);
   });
 
+  it("keeps the customer's text in the subject short, on one line and without links", () => {
+    const phishing = "URGENT: your account is locked, verify at https://evil.example/login";
+    const mail = buildAlertEmail({ ...SAMPLE_CONTENT, customerName: phishing }, envelope);
+    expect(mail.subject).toBe("VIP customer: URGENT: your account is locked, verify… (score 87)");
+    for (const name of [
+      "Visit www.evil.example now",
+      "Go to evil.example/x",
+      "mail bob@evil.example",
+    ]) {
+      const subject = buildAlertEmail({ ...SAMPLE_CONTENT, customerName: name }, envelope).subject;
+      expect(subject, name).not.toMatch(/evil|www\./);
+    }
+    // A name that was only a link still gives a sensible subject.
+    expect(
+      buildAlertEmail({ ...SAMPLE_CONTENT, customerName: "https://evil.example" }, envelope)
+        .subject,
+    ).toBe("VIP customer: a new customer (score 87)");
+    // The body still tells the whole (escaped) name: the merchant sees what the customer typed.
+    expect(buildAlertEmail({ ...SAMPLE_CONTENT, customerName: phishing }, envelope).text).toContain(
+      phishing,
+    );
+  });
+
   it("HTML-escapes every piece of customer data and keeps the subject on one line", () => {
     const mail = buildAlertEmail(
       { ...HOSTILE_CONTENT, customerName: "Eve\r\nBcc: x@evil.example <i>" },
       envelope,
     );
-    expect(mail.subject).toBe("VIP customer: Eve Bcc: x@evil.example <i> (score 87)");
+    expect(mail.subject).toBe("VIP customer: Eve Bcc: <i> (score 87)");
     expect(mail.html).not.toContain("<script>");
     expect(mail.html).not.toContain("<b>Paris");
     expect(mail.html).toContain("&lt;b&gt;Paris&lt;/b&gt;");

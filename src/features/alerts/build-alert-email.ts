@@ -1,11 +1,12 @@
 /**
  * The e-mail alert: the same content as the chat message, as a text part and an HTML part.
- * Every piece of customer data is HTML-escaped in the HTML part; the subject is stripped of
- * line breaks (nodemailer encodes headers, this keeps the subject to one readable line). The
+ * Every piece of customer data is HTML-escaped in the HTML part; in the subject the customer's
+ * name is one line, at most 40 characters and stripped of URLs (subject-text.ts). The
  * Message-ID is the alert's stored one, so a retried send is recognisably the same message.
  */
 import { formatOrder } from "./build-chat-message.js";
 import type { AlertContent } from "./load-alert.js";
+import { subjectText } from "./subject-text.js";
 import { describeReason } from "./top-reasons.js";
 
 export interface AlertEmail {
@@ -38,7 +39,8 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
   const location = c.location ?? "unknown";
   const score = `${c.score} (threshold ${c.threshold})`;
   const reasons = c.reasons.map(describeReason);
-  const subject = oneLine(`VIP customer: ${c.customerName} (score ${c.score})`);
+  // The name is the customer's own text: shortened and without links in the subject.
+  const subject = `VIP customer: ${subjectText(c.customerName) || "a new customer"} (score ${c.score})`;
 
   const text = [
     `${c.customerName} is a VIP customer of ${c.storeName}.`,
@@ -84,8 +86,4 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
     html,
     messageId: envelope.messageId,
   };
-}
-
-function oneLine(text: string): string {
-  return text.replace(/[\r\n\t]+/g, " ").trim();
 }

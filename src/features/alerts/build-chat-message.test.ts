@@ -1,7 +1,26 @@
 /** The chat payload: complete at a glance, and customer data escaped for mrkdwn. */
 import { describe, expect, it } from "vitest";
 import { HOSTILE_CONTENT, SAMPLE_CONTENT } from "../../../test/support/alert-fixtures.js";
-import { buildChatMessage, escapeMrkdwn } from "./build-chat-message.js";
+import {
+  buildChatMessage,
+  type ChatMessage,
+  escapeMrkdwn,
+  neutralChatText,
+} from "./build-chat-message.js";
+
+/** Every text of the payload that Slack reads as mrkdwn (and Mattermost as Markdown). */
+function mrkdwnTextsOf(msg: ChatMessage): string[] {
+  return [
+    msg.text,
+    ...msg.blocks.flatMap((b) =>
+      b.type === "section"
+        ? [b.text?.text ?? "", ...(b.fields ?? []).map((f) => f.text)]
+        : b.type === "context"
+          ? b.elements.map((e) => e.text)
+          : [],
+    ),
+  ];
+}
 
 describe("buildChatMessage", () => {
   it("has a text fallback and Block Kit blocks with everything needed at a glance", () => {
@@ -41,23 +60,40 @@ describe("buildChatMessage", () => {
 
   it("escapes &, < and > in customer data wherever Slack parses mrkdwn", () => {
     const msg = buildChatMessage(HOSTILE_CONTENT);
-    const mrkdwnTexts = [
-      msg.text,
-      ...msg.blocks.flatMap((b) =>
-        b.type === "section"
-          ? [b.text?.text ?? "", ...(b.fields ?? []).map((f) => f.text)]
-          : b.type === "context"
-            ? b.elements.map((e) => e.text)
-            : [],
-      ),
-    ];
+    const mrkdwnTexts = mrkdwnTextsOf(msg);
     for (const text of mrkdwnTexts) {
       const withoutOurLink = text.replace(`<${SAMPLE_CONTENT.customerUrl}|Open in Velvet>`, "");
       expect(withoutOurLink).not.toMatch(/[<>]/);
     }
-    expect(msg.text).toContain("&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;");
-    expect(JSON.stringify(msg.blocks)).toContain("&lt;@U123&gt; boss");
+    expect(msg.text).toContain("&lt;!channel&gt; &amp; &lt;https:\u200b//evil.example|click&gt;");
+    expect(JSON.stringify(msg.blocks)).toContain("&lt;@\u200bU123&gt; boss");
     expect(escapeMrkdwn("a & <b>")).toBe("a &amp; &lt;b&gt;");
+  });
+
+  it("neutralises Markdown links, bare URLs and @-mentions for Mattermost and Rocket.Chat", () => {
+    const hostile = {
+      ...SAMPLE_CONTENT,
+      customerName: "[Click here](https://evil.example/login) @all",
+      location: "@here ![img](http://evil.example/x.png) www.evil.example",
+      storeName: "@channel ~town-square",
+      reasons: [{ label: "Seniority", value: "@boss", points: 25 }],
+    };
+    const msg = buildChatMessage(hostile);
+    const texts = mrkdwnTextsOf(msg);
+    for (const text of texts) {
+      const withoutOurLink = text.replace(`<${SAMPLE_CONTENT.customerUrl}|Open in Velvet>`, "");
+      expect(withoutOurLink).not.toMatch(/\]\(/);
+      expect(withoutOurLink).not.toMatch(/https?:\/\//);
+      expect(withoutOurLink).not.toMatch(/www\./);
+      expect(withoutOurLink).not.toMatch(/(^|\s)@\w/);
+      expect(withoutOurLink).not.toMatch(/(^|\s)~\w/);
+    }
+    // Still readable: only invisible characters were added.
+    expect(msg.text.replace(/\u200b/g, "")).toContain(
+      "[Click here](https://evil.example/login) @all",
+    );
+    // E-mail addresses are left as they are.
+    expect(neutralChatText("jane@acme.com")).toBe("jane@acme.com");
   });
 
   it("says so when there is no order, location or reason", () => {

@@ -4,9 +4,12 @@
  * blocks) show as the message. Laid out to be read in five seconds: who, how high, why, what
  * they bought, where, and one button to the customer's page.
  *
- * Every piece of customer data is escaped for mrkdwn (&, <, >): a name like
- * `<!channel>` or `<https://evil|click>` must print as text, not ping or link. The header is
- * plain_text, which Slack never parses for links or mentions.
+ * Every piece of customer data is made neutral (`neutralChatText`) for each format the text may
+ * be read in: escaped for Slack mrkdwn (&, <, >), so `<!channel>` or `<https://evil|click>`
+ * print as text; and, for Mattermost and Rocket.Chat, which read the same text as Markdown,
+ * `[text](url)` links, bare URLs and `@all`/`@here`/`@someone` mentions are broken with an
+ * invisible zero-width space, so they print as text too. The header is plain_text, which Slack
+ * never parses for links or mentions.
  */
 
 import { formatMoney } from "../../lib/money.js";
@@ -41,6 +44,28 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+const ZWSP = "\u200b";
+
+/**
+ * Customer-supplied text, safe in Slack mrkdwn and in Markdown: no mention, no link, no
+ * formatting that changes what the text says.
+ */
+export function neutralChatText(text: string): string {
+  return (
+    escapeMrkdwn(text)
+      // Markdown links and images: `](` no longer joins the label to the URL.
+      .replace(/\]\(/g, `]${ZWSP}(`)
+      // Auto-linked URLs: `scheme://` and `www.` are broken up.
+      .replace(/([a-z][a-z0-9+.-]*):\/\//gi, `$1:${ZWSP}//`)
+      .replace(/\bwww\./gi, `www${ZWSP}.`)
+      // Mentions (@all, @channel, @here, @user) at the start of a word; e-mail addresses,
+      // where @ follows a letter, are left alone.
+      .replace(/(^|[^\p{L}\p{N}_.+-])@(?=[\p{L}\p{N}_])/gu, `$1@${ZWSP}`)
+      // Channel links (Mattermost ~town-square) and Slack-style emphasis markers stay text.
+      .replace(/(^|\s)~(?=\S)/g, `$1~${ZWSP}`)
+  );
+}
+
 export function formatOrder(order: AlertContent["order"]): string | null {
   if (order === null) return null;
   const number =
@@ -51,19 +76,19 @@ export function formatOrder(order: AlertContent["order"]): string | null {
 }
 
 export function buildChatMessage(c: AlertContent): ChatMessage {
-  const name = escapeMrkdwn(c.customerName);
+  const name = neutralChatText(c.customerName);
   const order = formatOrder(c.order);
   const scoreLine = `${c.score} (threshold ${c.threshold})`;
   const fields: TextObject[] = [
     mrkdwn(`*Score*\n${scoreLine}`),
-    mrkdwn(`*Order*\n${order === null ? "none" : escapeMrkdwn(order)}`),
-    mrkdwn(`*Location*\n${c.location === null ? "unknown" : escapeMrkdwn(c.location)}`),
-    mrkdwn(`*E-mail*\n${escapeMrkdwn(c.customerEmail)}`),
+    mrkdwn(`*Order*\n${order === null ? "none" : neutralChatText(order)}`),
+    mrkdwn(`*Location*\n${c.location === null ? "unknown" : neutralChatText(c.location)}`),
+    mrkdwn(`*E-mail*\n${neutralChatText(c.customerEmail)}`),
   ];
   const reasons =
     c.reasons.length === 0
       ? "_No single signal stood out._"
-      : c.reasons.map((r) => `• ${escapeMrkdwn(describeReason(r))}`).join("\n");
+      : c.reasons.map((r) => `• ${neutralChatText(describeReason(r))}`).join("\n");
   const blocks: ChatBlock[] = [
     {
       type: "header",
@@ -86,15 +111,15 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
         },
       ],
     },
-    { type: "context", elements: [mrkdwn(`${escapeMrkdwn(c.storeName)} · Velvet VIP alert`)] },
+    { type: "context", elements: [mrkdwn(`${neutralChatText(c.storeName)} · Velvet VIP alert`)] },
   ];
   const text = [
     `VIP customer: *${name}*, score ${scoreLine}`,
-    order === null ? null : `Order ${escapeMrkdwn(order)}`,
-    c.location === null ? null : escapeMrkdwn(c.location),
+    order === null ? null : `Order ${neutralChatText(order)}`,
+    c.location === null ? null : neutralChatText(c.location),
     c.reasons.length === 0
       ? null
-      : `Why: ${c.reasons.map((r) => escapeMrkdwn(describeReason(r))).join("; ")}`,
+      : `Why: ${c.reasons.map((r) => neutralChatText(describeReason(r))).join("; ")}`,
     `<${c.customerUrl}|Open in Velvet>`,
   ]
     .filter((line): line is string => line !== null)

@@ -16,7 +16,15 @@ export interface ChannelDriver {
   /** Where the alert goes now (masked for a webhook), or null if the channel was removed. */
   target(alert: LoadedAlert): string | null;
   send(alert: LoadedAlert, deps: Deps, signal: AbortSignal): Promise<DeliveryResult>;
+  /**
+   * When there is no target yet but there will be (an alert address awaiting confirmation):
+   * why the alert waits, and until when. The alert is kept, not failed.
+   */
+  waitFor?(alert: LoadedAlert): { reason: string; until: number } | null;
 }
+
+/** How often an alert waiting for a confirmed address looks again (a confirmation wakes it). */
+export const AWAIT_TARGET_RECHECK_MS = 15 * 60_000;
 
 export async function deliverAlert(
   deps: Deps,
@@ -32,13 +40,27 @@ export async function deliverAlert(
 
   const target = driver.target(alert);
   const at = deps.clock.now();
+  const waiting = target === null ? (driver.waitFor?.(alert) ?? null) : null;
+  if (waiting !== null && at < waiting.until) {
+    // Shown as waiting, with why, in the dashboard and `velvet alerts list`; no attempt spent.
+    await deps.db.kysely
+      .updateTable("alerts")
+      .set({ status: "waiting", last_error: waiting.reason })
+      .where("id", "=", alertId)
+      .where("status", "in", ["pending", "waiting"])
+      .execute();
+    return { kind: "wait", reason: waiting.reason, delayMs: AWAIT_TARGET_RECHECK_MS };
+  }
   const started = performance.now();
   const result: DeliveryResult =
     target === null
       ? {
           outcome: "failed",
           statusCode: null,
-          error: `the ${driver.channel} channel is no longer configured for this account`,
+          error:
+            waiting !== null
+              ? "no alert address was confirmed in time"
+              : `the ${driver.channel} channel is no longer configured for this account`,
         }
       : await driver.send(alert, deps, ctx.signal);
   const durationMs = performance.now() - started;

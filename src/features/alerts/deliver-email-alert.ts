@@ -4,6 +4,7 @@
  */
 import type { TaskDefinition } from "../../jobs/task.js";
 import type { AlertDelivery } from "./alert-deps.js";
+import { CONFIRM_LINK_TTL_MS } from "./alert-email-confirmation.js";
 import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./alert-job.js";
 import { buildAlertEmail } from "./build-alert-email.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
@@ -16,6 +17,16 @@ export function emailDriver(delivery: AlertDelivery): ChannelDriver {
   return {
     channel: "email",
     target: (alert) => (alert.alertEmails.length > 0 ? alert.alertEmails.join(", ") : null),
+    // Only confirmed addresses receive alerts; one still awaiting confirmation keeps the alert
+    // waiting for as long as its link is valid.
+    waitFor: (alert) =>
+      alert.awaitingEmails.length > 0
+        ? {
+            reason:
+              "Waiting for an alert address to be confirmed: it is sent as soon as one is (it waits up to 7 days).",
+            until: alert.createdAt + CONFIRM_LINK_TTL_MS,
+          }
+        : null,
     send: (alert, deps) =>
       delivery.sendMail(
         buildAlertEmail(alert.content, {

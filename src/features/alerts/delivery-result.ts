@@ -10,7 +10,13 @@
 export type DeliveryResult =
   | { outcome: "delivered"; statusCode: number | null; error: string | null }
   | { outcome: "retry"; statusCode: number | null; error: string; delayMs?: number }
-  | { outcome: "failed"; statusCode: number | null; error: string }
+  | {
+      outcome: "failed";
+      statusCode: number | null;
+      error: string;
+      /** The SSRF guard refused the address: it is not a public one. */
+      notPublic?: true;
+    }
   | { outcome: "deferred"; delayMs: number; error: string };
 
 /** Parses Retry-After (delta seconds or an HTTP date) into milliseconds, within [1 s, 1 h]. */

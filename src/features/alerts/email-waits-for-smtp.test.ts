@@ -47,13 +47,16 @@ for (const engine of ENGINES) {
         attempts: 0,
         last_error: WAITING_REASON,
       });
-      const job = await before.deps.db.kysely
-        .selectFrom("jobs")
-        .selectAll()
-        .where("task", "=", "deliver-email-alert")
-        .executeTakeFirstOrThrow();
-      expect(job.attempts).toBe(0);
-      expect(job.run_at).toBeGreaterThan(Date.now() + 60_000);
+      const job = () =>
+        before.deps.db.kysely
+          .selectFrom("jobs")
+          .selectAll()
+          .where("task", "=", "deliver-email-alert")
+          .executeTakeFirstOrThrow();
+      // The alert is marked waiting a moment before its job is put back (attempt uncounted).
+      await waitFor("the job to be put back", async () => (await job()).locked_by === null);
+      expect((await job()).attempts).toBe(0);
+      expect((await job()).run_at).toBeGreaterThan(Date.now() + 60_000);
       await before.close();
       apps.pop();
 

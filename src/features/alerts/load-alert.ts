@@ -1,10 +1,12 @@
 /**
  * Everything one delivery needs, read fresh at send time: the alert row, the account's current
- * channel settings (a webhook changed or removed after the alert was queued is respected), and
+ * channel settings (a webhook changed or removed after the alert was queued is respected; only
+ * confirmed alert addresses), and
  * the content both messages show. The score and threshold are the alert's own snapshot.
  */
 import type { Kysely } from "kysely";
 import type { AlertChannel, AlertStatus, Database } from "../../db/schema.js";
+import { alertEmailStates } from "./alert-email-confirmation.js";
 import { splitAlertEmails } from "./alert-settings.js";
 import { type AlertReason, topReasons } from "./top-reasons.js";
 
@@ -27,8 +29,12 @@ export interface LoadedAlert {
   channel: AlertChannel;
   status: AlertStatus;
   messageId: string;
+  createdAt: number;
   slackWebhookUrl: string | null;
+  /** The account's confirmed alert addresses: the only ones an alert is sent to. */
   alertEmails: string[];
+  /** Addresses added in the dashboard that still await their owner's confirmation. */
+  awaitingEmails: string[];
   content: AlertContent;
 }
 
@@ -50,6 +56,8 @@ export async function loadAlert(
       "alerts.message_id",
       "alerts.score",
       "alerts.threshold",
+      "alerts.created_at",
+      "alerts.account_id",
       "accounts.slack_webhook_url",
       "accounts.alert_emails",
       "stores.name as store_name",
@@ -74,6 +82,7 @@ export async function loadAlert(
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
+  const emails = await alertEmailStates(db, row.account_id, splitAlertEmails(row.alert_emails));
   const name = `${row.first_name} ${row.last_name}`.trim();
   const address = [row.address_city, row.address_state, row.address_country]
     .filter((part): part is string => part !== null && part.trim() !== "")
@@ -83,8 +92,10 @@ export async function loadAlert(
     channel: row.channel,
     status: row.status,
     messageId: row.message_id,
+    createdAt: row.created_at,
     slackWebhookUrl: row.slack_webhook_url,
-    alertEmails: splitAlertEmails(row.alert_emails),
+    alertEmails: emails.confirmed,
+    awaitingEmails: emails.awaiting,
     content: {
       customerId: row.customer_id,
       customerName: name === "" ? row.email : name,

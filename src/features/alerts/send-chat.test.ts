@@ -147,6 +147,7 @@ describe("sending to a chat webhook", () => {
     expect(await strict.send(chat.webhookUrl, payload, never)).toMatchObject({
       outcome: "failed",
       error: expect.stringMatching(/must use https/),
+      notPublic: true,
     });
     // Saved as a harmless-looking https name, resolving to loopback when sent.
     const url = `https://hooks.example.com:${chat.port}/services/T/B/secret`;
@@ -156,6 +157,7 @@ describe("sending to a chat webhook", () => {
       statusCode: null,
       error:
         "refused to connect: hooks.example.com resolves to 127.0.0.1, which is not a public address",
+      notPublic: true,
     });
     expect(chat.requests).toHaveLength(0);
     await strict.close();

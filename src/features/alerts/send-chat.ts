@@ -42,7 +42,7 @@ export function createChatSender(options: ChatSenderOptions): ChatSender {
 
   async function send(webhookUrl: string, payload: object, signal: AbortSignal) {
     const checked = checkWebhookUrl(webhookUrl, { allowPrivate: options.allowPrivate });
-    if (!checked.ok) return failed(null, checked.reason);
+    if (!checked.ok) return notPublic(checked.reason);
     const slot = pacer.reserve(checked.url);
     if (slot.kind === "later") {
       return {
@@ -107,7 +107,7 @@ export function classifyChatResponse(
 
 export function classifyChatError(error: unknown): DeliveryResult {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof SsrfError) return failed(null, e.message);
+    if (e instanceof SsrfError) return notPublic(e.message);
   }
   const err = error as { code?: unknown; message?: unknown };
   const code = typeof err.code === "string" ? err.code : null;
@@ -134,6 +134,10 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }):
 
 function retry(statusCode: number | null, error: string): DeliveryResult & { outcome: "retry" } {
   return { outcome: "retry", statusCode, error };
+}
+
+function notPublic(error: string): DeliveryResult {
+  return { outcome: "failed", statusCode: null, error, notPublic: true };
 }
 
 function failed(statusCode: number | null, error: string): DeliveryResult {

@@ -3,7 +3,7 @@
  * tried by account B against account A's data, answers as if A's data did not exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpBrowser, signUpBrowser } from "../../../test/browser/http-browser.js";
+import type { HttpBrowser } from "../../../test/browser/http-browser.js";
 import {
   FIXTURE_VIP_SIGNALS,
   insertAlertRows,
@@ -11,6 +11,7 @@ import {
 } from "../../../test/browser/result-rows.js";
 import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-server.js";
 import { ENGINES } from "../../../test/support/databases.js";
+import { signInNewAccount } from "../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
 
 for (const engine of ENGINES) {
@@ -38,7 +39,7 @@ for (const engine of ENGINES) {
     beforeAll(async () => {
       chat = await startChatServer();
       app = await startTestApp(engine, { env: { WEBHOOKS_ALLOW_PRIVATE: "true" } });
-      const signedA = await signUpBrowser(app.url, { storeName: "Store A" });
+      const signedA = await signInNewAccount(app, { storeName: "Store A" });
       const res = await app.submit(signedA.apiKey, {
         email: A_EMAIL,
         firstName: "Alice",
@@ -71,7 +72,7 @@ for (const engine of ENGINES) {
         webhook: chat.webhookUrl,
         emails: "team-a@example.com",
       });
-      ({ browser: b } = await signUpBrowser(app.url, { storeName: "Store B" }));
+      ({ browser: b } = await signInNewAccount(app, { storeName: "Store B" }));
     });
     afterAll(async () => {
       await app?.close();

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
+import type { HttpBrowser } from "../../../../test/browser/http-browser.js";
 import { type FakeChatServer, startChatServer } from "../../../../test/fakes/chat-server.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
+import { loadConfig } from "../../../config.js";
+import { createAlertDelivery } from "../../alerts/alert-deps.js";
 
 async function save(browser: HttpBrowser, fields: Record<string, string>) {
   return browser.submit("/settings/alerts", "/settings/alerts", {
@@ -40,7 +43,7 @@ for (const engine of ENGINES) {
     }
 
     it("saves the threshold, the webhook and the addresses, and shows the webhook only masked", async () => {
-      const { browser } = await signUpBrowser(app.url, { storeName: `Alerts ${Date.now()}` });
+      const { browser } = await signInNewAccount(app, { storeName: `Alerts ${Date.now()}` });
       const res = await save(browser, {
         threshold: "55",
         webhook: chat.webhookUrl,
@@ -69,7 +72,7 @@ for (const engine of ENGINES) {
     });
 
     it("refuses bad values field by field and saves nothing", async () => {
-      const { browser } = await signUpBrowser(app.url, { storeName: `Bad ${Date.now()}` });
+      const { browser } = await signInNewAccount(app, { storeName: `Bad ${Date.now()}` });
       const before = await account(browser);
       const res = await save(browser, {
         threshold: "101",
@@ -91,7 +94,7 @@ for (const engine of ENGINES) {
     });
 
     it("sends a test message to the saved webhook and reports the outcome", async () => {
-      const { browser } = await signUpBrowser(app.url, { storeName: "Test <Shop> & Co" });
+      const { browser } = await signInNewAccount(app, { storeName: "Test <Shop> & Co" });
       const none = await browser.submit("/settings/alerts", "/settings/alerts/test");
       expect(none.status).toBe(303);
       expect((await browser.page(none.headers.get("location") ?? "")).html).toContain(
@@ -117,8 +120,35 @@ for (const engine of ENGINES) {
       expect(text).toContain("channel_not_found");
     });
 
+    it("says only 'not a public address' or 'could not be reached' when no chat server answered", async () => {
+      // The webhook's name resolves to loopback when the message is sent (DNS rebinding).
+      const env = { PUBLIC_BASE_URL: "https://velvet.example.com" };
+      const alerts = createAlertDelivery(loadConfig(env), {
+        resolve: async () => [{ address: "127.0.0.1", family: 4 }],
+      });
+      const strict = await startTestApp(engine, { env, alerts });
+      try {
+        const { browser } = await signInNewAccount(strict);
+        await save(browser, { webhook: "https://vm.internal.example.com/hooks/abc" });
+        const res = await browser.submit("/settings/alerts", "/settings/alerts/test");
+        const html = await res.text();
+        expect(html).toContain("the webhook&#39;s address is not a public address");
+        expect(html).not.toContain("127.0.0.1");
+        expect(html).not.toContain("resolves");
+      } finally {
+        await strict.close();
+      }
+      // A closed port: the connection is refused, and the page does not say how.
+      const { browser } = await signInNewAccount(app);
+      await save(browser, { webhook: `${chat.origin.replace(/:\d+$/, ":1")}/hooks/closed` });
+      const res = await browser.submit("/settings/alerts", "/settings/alerts/test");
+      const html = await res.text();
+      expect(html).toContain("the webhook could not be reached");
+      expect(html).not.toContain("ECONNREFUSED");
+    });
+
     it("removes the webhook", async () => {
-      const { browser } = await signUpBrowser(app.url, { storeName: `Remove ${Date.now()}` });
+      const { browser } = await signInNewAccount(app, { storeName: `Remove ${Date.now()}` });
       await save(browser, { webhook: chat.webhookUrl });
       const res = await browser.submit("/settings/alerts", "/settings/alerts/webhook/remove");
       expect(res.status).toBe(303);
@@ -131,7 +161,7 @@ for (const engine of ENGINES) {
     it("refuses a private webhook address when WEBHOOKS_ALLOW_PRIVATE is off", async () => {
       const strict = await startTestApp(engine);
       try {
-        const { browser } = await signUpBrowser(strict.url);
+        const { browser } = await signInNewAccount(strict);
         for (const webhook of [
           "https://127.0.0.1/hook",
           "https://169.254.169.254/latest",

@@ -2,6 +2,11 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { changeAlertSettings } from "../../accounts/change-alert-settings.js";
+import {
+  alertEmailStates,
+  mailConfirmation,
+  renewConfirmation,
+} from "../../alerts/alert-email-confirmation.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
@@ -17,6 +22,7 @@ import {
   readAlertSettingsForm,
 } from "./alert-settings-form.js";
 import { alertSettingsView } from "./alert-settings-view.js";
+import { saveAlertSettings } from "./save-alert-settings.js";
 import { getScoreDistribution } from "./score-distribution.js";
 import { sendTestEmail } from "./test-email.js";
 import { type SendChat, sendTestMessage } from "./test-message.js";
@@ -27,7 +33,35 @@ const NOTICES: Record<string, Notice> = {
   saved: { kind: "success", text: "Alert settings saved." },
   "webhook-removed": { kind: "success", text: "The chat webhook is removed: chat alerts are off." },
   "no-webhook": { kind: "error", text: "Save a webhook URL first, then send a test message." },
+  "sent-again": { kind: "success", text: "A new confirmation link is on its way." },
+  "not-sent": {
+    kind: "error",
+    text: "The confirmation link could not be sent just now. Try again later.",
+  },
 };
+
+function savedNotice(mailed: string[], notMailed: string[]): string {
+  const parts = ["saved"];
+  if (mailed.length > 0) parts.push("mailed");
+  if (notMailed.length > 0) parts.push("not-mailed");
+  return parts.join(",");
+}
+
+function noticeFor(key: string): Notice | null {
+  const [first, ...rest] = key.split(",");
+  const base = NOTICES[first ?? ""];
+  if (!base) return null;
+  if (first !== "saved" || rest.length === 0) return base;
+  const extra = [
+    rest.includes("mailed")
+      ? "We sent a link to each new e-mail address: alerts go there once it is confirmed."
+      : "",
+    rest.includes("not-mailed")
+      ? "Some confirmation links could not be sent: use Send again below."
+      : "",
+  ].filter(Boolean);
+  return { kind: base.kind, text: `${base.text} ${extra.join(" ")}` };
+}
 
 async function loadSettings(deps: Deps, accountId: string) {
   return deps.db.kysely
@@ -52,6 +86,11 @@ async function render(
     loadSettings(deps, session.accountId),
     getScoreDistribution(deps.db.kysely, session.accountId),
   ]);
+  const emails = await alertEmailStates(
+    deps.db.kysely,
+    session.accountId,
+    splitAlertEmails(saved.alert_emails),
+  );
   const values = opts.values ?? {
     threshold: String(saved.vip_threshold),
     webhook: "",
@@ -66,7 +105,8 @@ async function render(
       maskedWebhook:
         saved.slack_webhook_url === null ? null : maskWebhookUrl(saved.slack_webhook_url),
       emailEnabled: deps.alerts.emailEnabled,
-      savedEmails: splitAlertEmails(saved.alert_emails),
+      savedEmails: emails.confirmed,
+      awaiting: emails.awaiting,
       distribution,
       providers: configuredProviderNames(deps.config.enrichment),
       notice: opts.notice ?? null,
@@ -84,7 +124,7 @@ export function registerAlertSettingsRoutes(
 
   app.get<{ Querystring: { notice?: string } }>(PATH, pageOptions, async (request, reply) =>
     render(deps, reply, sessionOf(request), {
-      notice: NOTICES[request.query.notice ?? ""] ?? null,
+      notice: noticeFor(request.query.notice ?? ""),
     }),
   );
 
@@ -97,16 +137,23 @@ export function registerAlertSettingsRoutes(
     };
     const form = readAlertSettingsForm(values, policy);
     if (!form.ok) return render(deps, reply, session, { values, errors: form.errors }, 400);
-    await changeAlertSettings(
+    const actor = userActor(session.userEmail);
+    const saved = await saveAlertSettings(deps, session, form.settings, actor);
+    return seeOther(reply, `${PATH}?notice=${savedNotice(saved.mailed, saved.notMailed)}`);
+  });
+
+  app.post(`${PATH}/emails/resend`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    const pending = await renewConfirmation(
       deps.db.kysely,
-      {
-        accountId: session.accountId,
-        settings: form.settings,
-        actor: userActor(session.userEmail),
-      },
+      session.accountId,
+      formField(request.body, "email"),
       deps.clock.now(),
     );
-    return seeOther(reply, `${PATH}?notice=saved`);
+    const sent =
+      pending !== null &&
+      (await mailConfirmation(deps, session.accountId, session.accountName, pending));
+    return seeOther(reply, `${PATH}?notice=${sent ? "sent-again" : "not-sent"}`);
   });
 
   app.post(`${PATH}/webhook/remove`, actionOptions(deps), async (request, reply) => {
@@ -128,7 +175,7 @@ export function registerAlertSettingsRoutes(
     const session = sessionOf(request);
     const saved = await loadSettings(deps, session.accountId);
     if (saved.slack_webhook_url === null) return seeOther(reply, `${PATH}?notice=no-webhook`);
-    const notice = await sendTestMessage(sendChat, {
+    const notice = await sendTestMessage(sendChat, deps.log, {
       webhookUrl: saved.slack_webhook_url,
       storeName: session.accountName,
       publicBaseUrl: deps.config.publicBaseUrl,
@@ -141,8 +188,14 @@ export function registerAlertSettingsRoutes(
   app.post(`${PATH}/test-email`, actionOptions(deps), async (request, reply) => {
     const session = sessionOf(request);
     const saved = await loadSettings(deps, session.accountId);
+    // Only confirmed addresses: a test e-mail is no way around the confirmation either.
+    const { confirmed } = await alertEmailStates(
+      deps.db.kysely,
+      session.accountId,
+      splitAlertEmails(saved.alert_emails),
+    );
     const notice = await sendTestEmail(deps.alerts, {
-      to: splitAlertEmails(saved.alert_emails),
+      to: confirmed,
       from: deps.config.alerts.from,
       storeName: session.accountName,
       publicBaseUrl: deps.config.publicBaseUrl,

@@ -17,12 +17,26 @@ export interface AlertSettingsProps {
   errors: Partial<Record<AlertSettingsField, string>>;
   maskedWebhook: string | null;
   emailEnabled: boolean;
-  /** Alert addresses saved now (the test e-mail goes to these). */
+  /** Confirmed alert addresses: alerts and the test e-mail go to these. */
   savedEmails: string[];
+  /** Saved addresses that await their owner's confirmation. */
+  awaiting: string[];
   distribution: ScoreDistribution;
   /** The enrichment providers this server has configured. */
   providers: readonly string[];
   notice: Notice | null;
+}
+
+function awaitingList(p: AlertSettingsProps): SafeHtml {
+  if (p.awaiting.length === 0) return html``;
+  return html`<section class="panel awaiting" aria-labelledby="awaiting-title">
+  <h2 id="awaiting-title">E-mail addresses awaiting confirmation</h2>
+  <p class="muted">Alerts go to these addresses only after someone there opens the link we sent (valid 7 days). Until then, alerts go to your confirmed channels.</p>
+  <ul>${p.awaiting.map(
+    (email) =>
+      html`<li><span class="badge warn">Awaiting confirmation</span> ${email} <form method="post" action="/settings/alerts/emails/resend" class="inline">${csrfField(p.session)}<input type="hidden" name="email" value="${email}"><button type="submit" class="secondary">Send again</button></form></li>`,
+  )}</ul>
+</section>`;
 }
 
 export function alertSettingsView(p: AlertSettingsProps): SafeHtml {
@@ -73,9 +87,10 @@ ${scoreDistributionPanel(p.distribution, p.session.vipThreshold)}
   <h2 id="email-title">E-mail</h2>
   ${p.emailEnabled ? "" : html`<p class="notice info">E-mail sending is not set up on this server (<code>SMTP_URL</code>). E-mail alerts are kept meanwhile, shown as waiting, and sent once it is set up (they wait up to 7 days). Ask your Velvet administrator.</p>`}
   ${p.savedEmails.length > 0 ? html`<p>Alerts are e-mailed to ${p.savedEmails.join(", ")}.</p><div class="actions"><button type="submit" form="email-test" class="secondary">Send a test e-mail</button></div>` : ""}
-  ${field({ name: "emails", label: "Send alerts to", textarea: true, value: p.values.emails, error: e.emails, autocomplete: "off", help: `E-mail addresses, one per line or separated by commas (up to ${MAX_ALERT_EMAILS}). Leave empty for no e-mail alerts.` })}
+  ${field({ name: "emails", label: "Send alerts to", textarea: true, value: p.values.emails, error: e.emails, autocomplete: "off", help: `E-mail addresses, one per line or separated by commas (up to ${MAX_ALERT_EMAILS}). Each new address gets a link to confirm it first. Leave empty for no e-mail alerts.` })}
 </section>
 <div class="actions"><button type="submit">Save alert settings</button></div>
-</form>`,
+</form>
+${awaitingList(p)}`,
   });
 }

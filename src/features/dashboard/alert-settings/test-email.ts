@@ -1,10 +1,11 @@
 /**
- * "Send a test e-mail" to the saved alert addresses, through the same SMTP sender real alerts
+ * "Send a test e-mail" to the confirmed alert addresses, through the same SMTP sender real alerts
  * use, so a merchant finds a wrong address or a mail server that refuses us before a VIP shops.
  */
 import { randomUUID } from "node:crypto";
 import type { AlertDelivery } from "../../alerts/alert-deps.js";
 import { escapeHtml } from "../../alerts/build-alert-email.js";
+import { subjectText } from "../../alerts/subject-text.js";
 import type { Notice } from "../html/components.js";
 
 export interface TestEmailInput {
@@ -23,12 +24,15 @@ export async function sendTestEmail(
 ): Promise<Notice> {
   if (!delivery.emailEnabled) return { kind: "error", text: NO_SMTP_NOTICE };
   if (input.to.length === 0)
-    return { kind: "error", text: "Save an alert e-mail address first, then send a test e-mail." };
+    return {
+      kind: "error",
+      text: "Save an alert e-mail address and confirm it from the link we sent, then send a test e-mail.",
+    };
   const settingsUrl = `${input.publicBaseUrl}/settings/alerts`;
   const result = await delivery.sendMail({
     from: input.from,
     to: input.to,
-    subject: `Velvet test e-mail for ${input.storeName}`,
+    subject: `Velvet test e-mail for ${subjectText(input.storeName, 60) || "your store"}`,
     text: `Velvet is connected: VIP alerts for ${input.storeName} will arrive at this address.\n\nThis is a test e-mail, sent from Velvet's alert settings: ${settingsUrl}\n`,
     html: `<p>Velvet is connected: VIP alerts for <strong>${escapeHtml(input.storeName)}</strong> will arrive at this address.</p><p style="color:#555">This is a test e-mail, sent from <a href="${escapeHtml(settingsUrl)}">Velvet's alert settings</a>.</p>`,
     messageId: `<test-${randomUUID()}@velvet>`,

@@ -4,8 +4,9 @@
  * configured, and "Send a test e-mail" through a real SMTP server.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
+import { csrfToken, HttpBrowser } from "../../../../test/browser/http-browser.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startSmtpServer, type TestSmtpServer } from "../../../../test/support/smtp-server.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 import { newId } from "../../../lib/ids.js";
@@ -109,7 +110,7 @@ for (const engine of ENGINES) {
       }
 
       it("shows how the store's customers spread over the score, and the VIPs at each threshold", async () => {
-        const { browser } = await signUpBrowser(app.url, { storeName: `Chooser ${engine.name}` });
+        const { browser } = await signInNewAccount(app, { storeName: `Chooser ${engine.name}` });
         const empty = await browser.page("/settings/alerts");
         expect(empty.html).toContain("Once your first customers are enriched");
         const store = await storeOf(browser);
@@ -138,14 +139,14 @@ for (const engine of ENGINES) {
           /aria-label="Scores of 10 enriched customers in bands of ten: 0–9: 1, 10–19: 1, 20–29: 0, 30–39: 1, 40–49: 3, 50–59: 1, 60–69: 0, 70–79: 1, 80–89: 1, 90–100: 1\. Threshold 70\."/,
         );
         // Another account's customers never count.
-        const other = await signUpBrowser(app.url, { storeName: `Chooser other ${engine.name}` });
+        const other = await signInNewAccount(app, { storeName: `Chooser other ${engine.name}` });
         expect((await other.browser.page("/settings/alerts")).html).toContain(
           "Once your first customers are enriched",
         );
       });
 
       it("says plainly when no enrichment provider is configured, and what turns them on", async () => {
-        const { browser } = await signUpBrowser(app.url);
+        const { browser } = await signInNewAccount(app);
         for (const path of ["/settings/alerts", "/"]) {
           const { html } = await browser.page(path);
           expect(html, path).toContain("No enrichment provider is configured on this server.");
@@ -162,14 +163,26 @@ for (const engine of ENGINES) {
       });
 
       it("sends a test e-mail to the saved addresses through SMTP", async () => {
-        const { browser } = await signUpBrowser(app.url);
+        const { browser } = await signInNewAccount(app);
         const none = await browser.submit("/settings/alerts", "/settings/alerts/test-email", {});
-        expect(await none.text()).toContain("Save an alert e-mail address first");
+        expect(await none.text()).toContain("Save an alert e-mail address and confirm it");
+        const mailed = smtp.messages.length;
         await browser.submit("/settings/alerts", "/settings/alerts", {
           threshold: "70",
           webhook: "",
           emails: "team@acme.test, owner@acme.test",
         });
+        // Unconfirmed addresses get no test e-mail either (no mail relay).
+        const early = await browser.submit("/settings/alerts", "/settings/alerts/test-email", {});
+        expect(await early.text()).toContain("Save an alert e-mail address and confirm it");
+        expect(smtp.messages).toHaveLength(mailed + 2);
+        for (const mail of smtp.messages.slice(mailed)) {
+          const link = /\/alert-emails\/confirm\?token=[\w-]{43}/.exec(mail.parsed.text ?? "")?.[0];
+          const reader = new HttpBrowser(app.url);
+          const { html } = await reader.page(link ?? "");
+          const token = /name="token" value="([^"]+)"/.exec(html)?.[1] ?? "";
+          await reader.post("/alert-emails/confirm", { _csrf: csrfToken(html), token });
+        }
         const before = smtp.messages.length;
         const res = await browser.submit("/settings/alerts", "/settings/alerts/test-email", {});
         expect(res.status).toBe(200);
@@ -191,7 +204,7 @@ for (const engine of ENGINES) {
       afterAll(() => app?.close());
 
       it("refuses the test e-mail saying why, and drops the provider notice", async () => {
-        const { browser } = await signUpBrowser(app.url);
+        const { browser } = await signInNewAccount(app);
         await browser.submit("/settings/alerts", "/settings/alerts", {
           threshold: "70",
           webhook: "",

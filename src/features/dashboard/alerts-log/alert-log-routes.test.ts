@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
+import type { HttpBrowser } from "../../../../test/browser/http-browser.js";
 import {
   FIXTURE_VIP_SIGNALS,
   insertAlertRows,
   insertEnrichedRow,
 } from "../../../../test/browser/result-rows.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
 for (const engine of ENGINES) {
@@ -15,7 +16,7 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       app = await startTestApp(engine);
-      const signed = await signUpBrowser(app.url);
+      const signed = await signInNewAccount(app);
       browser = signed.browser;
       const db = app.deps.db.kysely;
       const res = await app.submit(signed.apiKey, {
@@ -84,7 +85,7 @@ for (const engine of ENGINES) {
     });
 
     it("tells a new account where alerts come from and how to set channels up", async () => {
-      const { browser: fresh } = await signUpBrowser(app.url);
+      const { browser: fresh } = await signInNewAccount(app);
       const { html } = await fresh.page("/alerts");
       expect(html).toContain("No alerts yet");
       expect(html).toContain("Set up alert channels");

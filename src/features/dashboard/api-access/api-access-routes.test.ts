@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type HttpBrowser,
-  newKeyOnPage,
-  signUpBrowser,
-} from "../../../../test/browser/http-browser.js";
+import { type HttpBrowser, newKeyOnPage } from "../../../../test/browser/http-browser.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
 const ORDER = { email: "jane@example.com", firstName: "Jane", lastName: "Doe" };
@@ -34,7 +31,7 @@ for (const engine of ENGINES) {
       afterAll(() => app?.close());
 
       it("lists keys by prefix and last 4 only, with a curl example using PUBLIC_BASE_URL", async () => {
-        const { browser, apiKey } = await signUpBrowser(app.url);
+        const { browser, apiKey } = await signInNewAccount(app);
         const { html } = await browser.page("/settings/integrations");
         expect(html).not.toContain(apiKey);
         expect(html).toContain(`sk_live_…${apiKey.slice(-4)}`);
@@ -47,7 +44,7 @@ for (const engine of ENGINES) {
       });
 
       it("generates a key shown once (after a redirect), with the warning and a copy button, that works at once", async () => {
-        const { browser } = await signUpBrowser(app.url);
+        const { browser } = await signInNewAccount(app);
         const { html, url } = await post(browser, "/settings/integrations/keys");
         expect(url).toBe("/settings/integrations");
         const key = newKeyOnPage(html);
@@ -63,7 +60,7 @@ for (const engine of ENGINES) {
       });
 
       it("revokes a key: the API answers 401 to it from the next request", async () => {
-        const { browser, apiKey } = await signUpBrowser(app.url);
+        const { browser, apiKey } = await signInNewAccount(app);
         const [keyId] = keyIdsOnPage((await browser.page("/settings/integrations")).html);
         const { html } = await post(browser, `/settings/integrations/keys/${keyId}/revoke`);
         expect(html).toContain("The key is revoked");
@@ -81,7 +78,7 @@ for (const engine of ENGINES) {
       });
 
       it("regenerates: the old key is revoked and the new one shown once, in one step", async () => {
-        const { browser, apiKey } = await signUpBrowser(app.url);
+        const { browser, apiKey } = await signInNewAccount(app);
         const [keyId] = keyIdsOnPage((await browser.page("/settings/integrations")).html);
         const { html } = await post(browser, `/settings/integrations/keys/${keyId}/regenerate`);
         const fresh = newKeyOnPage(html);
@@ -113,12 +110,12 @@ for (const engine of ENGINES) {
       });
 
       it("shows a flashed key only to the session it was made for", async () => {
-        const { browser } = await signUpBrowser(app.url);
+        const { browser } = await signInNewAccount(app);
         const res = await browser.submit("/settings/integrations", "/settings/integrations/keys");
         const flash = res.headers.getSetCookie().find((c) => c.startsWith("velvet_new_key="));
         expect(flash).toContain("Path=/settings/integrations");
         expect(flash).toContain("HttpOnly");
-        const { browser: thief } = await signUpBrowser(app.url);
+        const { browser: thief } = await signInNewAccount(app);
         await thief.page("/settings/integrations");
         const sealed = browser.cookies.get("velvet_new_key")?.value ?? "";
         expect(sealed).not.toMatch(/sk_live_/);

@@ -77,6 +77,8 @@ td.wrap-anywhere { overflow-wrap: anywhere; }
 .badge.ok { background: var(--ok-soft); color: var(--ok); }
 .badge.warn { background: var(--warn-soft); color: var(--warn); }
 .badge.bad { background: var(--bad-soft); color: var(--bad); }
+.awaiting ul { list-style: none; padding: 0; margin: 0; }
+.awaiting li { margin: .5rem 0; overflow-wrap: anywhere; }
 .badge.vip { background: var(--accent); color: #fff; }
 
 .notice { border-radius: var(--radius); padding: .8rem 1rem; margin-bottom: 1.25rem; border: 1px solid; }

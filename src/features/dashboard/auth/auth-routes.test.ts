@@ -7,6 +7,7 @@ import {
   uniqueEmail,
 } from "../../../../test/browser/http-browser.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 import { createAccount } from "../../accounts/create-account.js";
 import { hashPassword } from "../../accounts/password.js";
@@ -37,7 +38,7 @@ for (const engine of ENGINES) {
       afterAll(() => app?.close());
 
       it("sends a visitor to /login, and back to the page they asked for after logging in", async () => {
-        const { email } = await signUpBrowser(app.url);
+        const { email } = await signInNewAccount(app);
         const visitor = new HttpBrowser(app.url);
         const first = await visitor.get("/customers?q=jane");
         expect(first.status).toBe(303);
@@ -55,7 +56,7 @@ for (const engine of ENGINES) {
       });
 
       it("never redirects off-site after logging in", async () => {
-        const { email } = await signUpBrowser(app.url);
+        const { email } = await signInNewAccount(app);
         for (const next of ["//evil.example", "https://evil.example/", "/\\evil.example"]) {
           const browser = new HttpBrowser(app.url);
           const { html } = await browser.page("/login");
@@ -69,55 +70,99 @@ for (const engine of ENGINES) {
         }
       });
 
-      it("signs up: creates the account, signs in, and shows the first key once", async () => {
-        const email = uniqueEmail();
-        const { browser, apiKey } = await signUpBrowser(app.url, {
-          storeName: "Maison Rose",
-          email,
-        });
-        const user = await app.deps.db.kysely
-          .selectFrom("users")
-          .innerJoin("accounts", "accounts.id", "users.account_id")
-          .select(["users.password_hash", "accounts.name"])
-          .where("users.email_normalized", "=", email)
-          .executeTakeFirstOrThrow();
-        expect(user.name).toBe("Maison Rose");
-        expect(user.password_hash).toMatch(/^\$argon2id\$/);
-        expect(
-          (await app.submit(apiKey, { email: "a@example.com", firstName: "A", lastName: "B" }))
-            .status,
-        ).toBe(200);
-        const again = await browser.page("/settings/integrations");
-        expect(again.html).not.toContain(apiKey);
-        expect((await browser.page("/")).res.status).toBe(200);
+      it("signs up the first account: creates it, signs in, shows the first key once, then closes", async () => {
+        const fresh = await startTestApp(engine);
+        try {
+          const visitor = new HttpBrowser(fresh.url);
+          expect((await visitor.page("/login")).html).toContain('href="/signup"');
+          const email = uniqueEmail();
+          const { browser, apiKey } = await signUpBrowser(fresh.url, {
+            storeName: "Maison Rose",
+            email,
+          });
+          const user = await fresh.deps.db.kysely
+            .selectFrom("users")
+            .innerJoin("accounts", "accounts.id", "users.account_id")
+            .select(["users.password_hash", "accounts.name"])
+            .where("users.email_normalized", "=", email)
+            .executeTakeFirstOrThrow();
+          expect(user.name).toBe("Maison Rose");
+          expect(user.password_hash).toMatch(/^\$argon2id\$/);
+          expect(
+            (await fresh.submit(apiKey, { email: "a@example.com", firstName: "A", lastName: "B" }))
+              .status,
+          ).toBe(200);
+          const again = await browser.page("/settings/integrations");
+          expect(again.html).not.toContain(apiKey);
+          expect((await browser.page("/")).res.status).toBe(200);
+
+          // SIGNUP unset: with one account on the server, sign-up is closed and says so.
+          const later = new HttpBrowser(fresh.url);
+          const closed = await later.page("/signup");
+          expect(closed.res.status).toBe(200);
+          expect(closed.html).toContain("Sign-up is closed");
+          expect(closed.html).not.toContain('action="/signup"');
+          expect((await later.page("/login")).html).not.toContain('href="/signup"');
+          const refused = await later.submit("/login", "/signup", {
+            storeName: "Second",
+            email: uniqueEmail(),
+            password: TEST_PASSWORD,
+          });
+          expect(refused.status).toBe(403);
+          expect(await refused.text()).toContain("Sign-up is closed");
+          expect(sessionCookieLine(refused)).toBeUndefined();
+          const accounts = await fresh.deps.db.kysely.selectFrom("accounts").select("id").execute();
+          expect(accounts).toHaveLength(1);
+        } finally {
+          await fresh.close();
+        }
       });
 
-      it("refuses a short password, a bad e-mail, a blank name, and an e-mail already taken", async () => {
-        const browser = new HttpBrowser(app.url);
-        const bad = await browser.submit("/signup", "/signup", {
-          storeName: " ",
-          email: "nope",
-          password: "short",
-        });
-        expect(bad.status).toBe(400);
-        const html = await bad.text();
-        expect(html).toContain("Enter your store&#39;s name.");
-        expect(html).toContain("Enter a valid e-mail address");
-        expect(html).toContain("Use at least 8 characters.");
-        expect(html).toContain('aria-invalid="true"');
-        const { email } = await signUpBrowser(app.url);
-        const taken = await browser.submit("/signup", "/signup", {
-          storeName: "Other",
-          email: email.toUpperCase(),
-          password: TEST_PASSWORD,
-        });
-        expect(taken.status).toBe(409);
-        expect(await taken.text()).toContain("already exists");
-        expect(sessionCookieLine(taken)).toBeUndefined();
+      it("refuses a short or guessable password, a bad e-mail and a blank name, saying why", async () => {
+        const fresh = await startTestApp(engine);
+        try {
+          const browser = new HttpBrowser(fresh.url);
+          const bad = await browser.submit("/signup", "/signup", {
+            storeName: " ",
+            email: "nope",
+            password: "12345678",
+          });
+          expect(bad.status).toBe(400);
+          const html = await bad.text();
+          expect(html).toContain("Enter your store&#39;s name.");
+          expect(html).toContain("Enter a valid e-mail address");
+          expect(html).toContain("Use at least 10 characters.");
+          expect(html).toContain('aria-invalid="true"');
+          for (const [password, why] of [
+            ["password1234", "a common password with small changes"],
+            ["aaaaaaaaaaaa", "it repeats characters"],
+            ["1234567890", "most used passwords"],
+            ["asdfghjkl;'", "a row of keys on the keyboard"],
+          ] as const) {
+            const res = await browser.submit("/signup", "/signup", {
+              storeName: "Shop",
+              email: uniqueEmail(),
+              password,
+            });
+            expect(res.status, password).toBe(400);
+            expect(await res.text(), password).toContain(why);
+          }
+          const own = await browser.submit("/signup", "/signup", {
+            storeName: "Maison Rose",
+            email: "maisonrose@example.com",
+            password: "maisonrose1",
+          });
+          expect(own.status).toBe(400);
+          expect(await fresh.deps.db.kysely.selectFrom("accounts").select("id").execute()).toEqual(
+            [],
+          );
+        } finally {
+          await fresh.close();
+        }
       });
 
       it("sets the session cookie HttpOnly, SameSite=Lax, Path=/, not Secure over plain HTTP", async () => {
-        const { email } = await signUpBrowser(app.url);
+        const { email } = await signInNewAccount(app);
         const { res } = await logInWith(app, email, TEST_PASSWORD);
         const line = sessionCookieLine(res) ?? "";
         expect(line).toMatch(/^velvet_session=[A-Za-z0-9_-]{43}; /);
@@ -129,7 +174,7 @@ for (const engine of ENGINES) {
       });
 
       it("stores only the SHA-256 of the session id", async () => {
-        const { browser } = await signUpBrowser(app.url);
+        const { browser } = await signInNewAccount(app);
         const raw = browser.cookies.get("velvet_session")?.value ?? "";
         const rows = await app.deps.db.kysely.selectFrom("sessions").select("id_hash").execute();
         expect(rows.some((r) => r.id_hash === raw)).toBe(false);
@@ -137,7 +182,7 @@ for (const engine of ENGINES) {
       });
 
       it("issues a new session id at login, ending the one the browser brought (session fixation)", async () => {
-        const { browser: owner, email } = await signUpBrowser(app.url);
+        const { browser: owner, email } = await signInNewAccount(app);
         const planted = owner.cookies.get("velvet_session")?.value ?? "";
         // A session id known to someone else (here: a live one) sits in the browser that logs in.
         const victim = new HttpBrowser(app.url);
@@ -157,7 +202,7 @@ for (const engine of ENGINES) {
       });
 
       it("logs out: the session row is deleted, the cookie cleared, the old cookie useless", async () => {
-        const { browser } = await signUpBrowser(app.url);
+        const { browser } = await signInNewAccount(app);
         const raw = browser.cookies.get("velvet_session")?.value ?? "";
         const res = await browser.submit("/", "/logout");
         expect(res.status).toBe(303);
@@ -175,7 +220,7 @@ for (const engine of ENGINES) {
       });
 
       it("gives an unknown e-mail exactly the answer of a wrong password, at a similar cost", async () => {
-        const { email } = await signUpBrowser(app.url);
+        const { email } = await signInNewAccount(app);
         const browser = new HttpBrowser(app.url);
         const { html } = await browser.page("/login");
         const token = csrfToken(html);

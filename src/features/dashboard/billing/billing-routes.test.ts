@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
+import type { HttpBrowser } from "../../../../test/browser/http-browser.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
 for (const engine of ENGINES) {
@@ -12,7 +13,7 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       app = await startTestApp(engine, { clock, env: { ENRICHMENT_PRICE_USD: "0.05" } });
-      const signed = await signUpBrowser(app.url);
+      const signed = await signInNewAccount(app);
       browser = signed.browser;
       const other = await app.createAccount();
       const at = async (ms: number, key: string, email: string) => {
@@ -78,7 +79,7 @@ for (const engine of ENGINES) {
     });
 
     it("says so when nothing was charged", async () => {
-      const { browser: fresh } = await signUpBrowser(app.url);
+      const { browser: fresh } = await signInNewAccount(app);
       const { html } = await fresh.page("/settings/billing");
       expect(html).toContain("No enrichments yet this month");
       expect(html).toContain("$0.00");

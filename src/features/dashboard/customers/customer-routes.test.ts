@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
+import type { HttpBrowser } from "../../../../test/browser/http-browser.js";
 import {
   FIXTURE_VIP_SIGNALS,
   insertAlertRows,
   insertEnrichedRow,
 } from "../../../../test/browser/result-rows.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
 function namesOnPage(html: string): string[] {
@@ -34,7 +35,7 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       app = await startTestApp(engine);
-      ({ browser, apiKey } = await signUpBrowser(app.url));
+      ({ browser, apiKey } = await signInNewAccount(app));
       const db = app.deps.db.kysely;
       ids.vip = await submit("vera@corp.example", "Vera", "Voss", {
         id: "o-1",
@@ -243,7 +244,7 @@ for (const engine of ENGINES) {
     });
 
     it("sends a new account's empty list to the API key page", async () => {
-      const { browser: fresh } = await signUpBrowser(app.url);
+      const { browser: fresh } = await signInNewAccount(app);
       const { html } = await fresh.page("/customers");
       expect(html).toContain("No customers yet");
       expect(html).toContain('href="/settings/integrations"');

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
+import type { HttpBrowser } from "../../../../test/browser/http-browser.js";
 import { FIXTURE_VIP_SIGNALS, insertEnrichedRow } from "../../../../test/browser/result-rows.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
 const DAY = 86_400_000;
@@ -22,7 +23,7 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       app = await startTestApp(engine, { clock });
-      const signed = await signUpBrowser(app.url, { storeName: "Overview Store" });
+      const signed = await signInNewAccount(app, { storeName: "Overview Store" });
       browser = signed.browser;
       const add = async (daysAgo: number, email: string, vip: boolean | null, orderId: string) => {
         t = today - daysAgo * DAY;
@@ -92,7 +93,7 @@ for (const engine of ENGINES) {
     });
 
     it("shows a new account how to get started", async () => {
-      const { browser: fresh } = await signUpBrowser(app.url);
+      const { browser: fresh } = await signInNewAccount(app);
       const { html } = await fresh.page("/");
       expect(html).toContain("Get started in three steps");
       // The example request can be copied with one click (the script shows the button).

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   csrfToken,
   HttpBrowser,
-  signUpBrowser,
   TEST_PASSWORD,
   uniqueEmail,
 } from "../../../../test/browser/http-browser.js";
 import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 
 for (const engine of ENGINES) {
@@ -34,8 +34,8 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       app = await startTestApp(engine);
-      ({ browser: owner, apiKey } = await signUpBrowser(app.url));
-      ({ browser: other } = await signUpBrowser(app.url));
+      ({ browser: owner, apiKey } = await signInNewAccount(app));
+      ({ browser: other } = await signInNewAccount(app));
       const key = await app.deps.db.kysely
         .selectFrom("api_keys")
         .innerJoin("stores", "stores.id", "api_keys.store_id")
@@ -97,7 +97,7 @@ for (const engine of ENGINES) {
     });
 
     it("refuses sign-in and sign-up forms whose token does not match the visitor's cookie", async () => {
-      const { email } = await signUpBrowser(app.url);
+      const { email } = await signInNewAccount(app);
       const before = await snapshot();
       const visitor = new HttpBrowser(app.url);
       await visitor.page("/login");

@@ -1,0 +1,49 @@
+/**
+ * Saving Settings → Alerts: the settings and, for every address that was not on the list
+ * before, a pending confirmation, and the audit record, in one transaction (an alert cannot slip out to a new address
+ * in between); then a confirmation link is mailed to each new address.
+ */
+import type { Deps } from "../../../deps.js";
+import {
+  readAlertSettings,
+  recordAlertSettingsChange,
+} from "../../accounts/change-alert-settings.js";
+import { type AccountSettings, updateAccount } from "../../accounts/update-account.js";
+import { awaitConfirmation, mailConfirmation } from "../../alerts/alert-email-confirmation.js";
+import { splitAlertEmails } from "../../alerts/alert-settings.js";
+import type { AuditActor } from "../../audit/audit-actor.js";
+import { normalizeEmail } from "../../orders/email-address.js";
+
+export interface SavedAlertSettings {
+  /** New addresses a confirmation link was mailed to. */
+  mailed: string[];
+  /** New addresses whose link could not be mailed now ("send again" later). */
+  notMailed: string[];
+}
+
+export async function saveAlertSettings(
+  deps: Deps,
+  account: { accountId: string; accountName: string },
+  settings: AccountSettings,
+  actor: AuditActor,
+): Promise<SavedAlertSettings> {
+  const now = deps.clock.now();
+  const pending = await deps.db.kysely.transaction().execute(async (trx) => {
+    const before = await readAlertSettings(trx, account.accountId);
+    if (!before) throw new Error(`account ${account.accountId} does not exist`);
+    await updateAccount(trx, account.accountId, settings, { trustEmails: false });
+    const change = { accountId: account.accountId, before, settings, actor };
+    await recordAlertSettingsChange(trx, change, now);
+    if (settings.alertEmails === undefined) return [];
+    const list = settings.alertEmails ?? [];
+    const known = new Set(splitAlertEmails(before.alert_emails).map(normalizeEmail));
+    const added = list.filter((e) => !known.has(normalizeEmail(e)));
+    return awaitConfirmation(trx, account.accountId, list, added, now);
+  });
+  const result: SavedAlertSettings = { mailed: [], notMailed: [] };
+  for (const p of pending) {
+    const sent = await mailConfirmation(deps, account.accountId, account.accountName, p);
+    (sent ? result.mailed : result.notMailed).push(p.email);
+  }
+  return result;
+}

@@ -1,0 +1,30 @@
+/** Signing a browser in after a log-in or a sign-up. */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Deps } from "../../../deps.js";
+import type { Notice } from "../html/components.js";
+import { createSession, deleteSession } from "../session/create-session.js";
+import { cookiesOf, SESSION_COOKIE, setSessionCookie } from "../session/guards.js";
+
+export async function startSession(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: { userId: string; accountId: string },
+): Promise<string> {
+  // Whatever session the browser brought is ended: the signed-in user gets a fresh id.
+  const previous = cookiesOf(request).get(SESSION_COOKIE);
+  if (previous !== undefined) await deleteSession(deps.db.kysely, previous);
+  const session = await createSession(deps.db.kysely, user, deps.clock.now());
+  setSessionCookie(request, reply, session.rawId);
+  return session.rawId;
+}
+
+/** A 429's notice, with the same Retry-After header. */
+export function throttled(reply: FastifyReply, retryAfterMs: number): Notice {
+  reply.header("retry-after", String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+  return {
+    kind: "error",
+    text: `Too many attempts. For your security, try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  };
+}
