@@ -9,11 +9,9 @@ import { type Kysely, sql } from "kysely";
  * - `accounts.closed_at`;
  * - `audit_events`, append-only: the database refuses UPDATE and DELETE on it.
  */
+/** Both engines run a migration in one transaction (db/connect.ts), table rebuild included. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // Kysely runs PostgreSQL migrations in a transaction but not SQLite's: this one makes its own,
-  // so a crash half-way through the table rebuild leaves the schema as it was.
-  if (await isPostgres(db)) return change(db, true);
-  await db.transaction().execute((trx) => change(trx, false));
+  return change(db, await isPostgres(db));
 }
 
 async function change(db: Kysely<unknown>, postgres: boolean): Promise<void> {
@@ -81,7 +79,7 @@ async function isPostgres(db: Kysely<unknown>): Promise<boolean> {
   }
 }
 
-/** SQLite cannot drop a NOT NULL: the table is rebuilt (inside the migration's transaction). */
+/** SQLite cannot drop a NOT NULL: the table is rebuilt, inside the migration's transaction. */
 async function rebuildUsageChargesOnSqlite(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("usage_charges_new")
