@@ -1,7 +1,7 @@
 /**
  * Closing an account, at the owner's request. In one transaction: every API key is revoked
  * (refused from the next request on), every session ended and the logins removed (so the
- * e-mail can sign up again), the alert settings cleared, the account marked closed, the audit
+ * e-mail is free for a new account), the alert settings and pending address confirmations cleared, the account marked closed, the audit
  * record written, and a job enqueued that erases every customer (erase-account-customers.ts).
  * The erasure runs in batches after that commit, because a large store cannot be erased inside
  * one short transaction; the job (an outbox row) guarantees it finishes even after a crash.
@@ -45,6 +45,11 @@ export async function closeAccount(
       .where("account_id", "=", input.accountId)
       .executeTakeFirst();
     await trx.deleteFrom("users").where("account_id", "=", input.accountId).execute();
+    // Alert addresses still awaiting confirmation go with the alert settings.
+    await trx
+      .deleteFrom("alert_email_confirmations")
+      .where("account_id", "=", input.accountId)
+      .execute();
     await trx
       .updateTable("accounts")
       .set({ closed_at: now, slack_webhook_url: null, alert_emails: null })
