@@ -54,7 +54,11 @@ function snapshotCounts(db: SQLite.Database): EnrichmentCounts {
     enriched: status("enriched"),
     failed: status("failed"),
     pending: status("pending"),
-    jobs: count(db, "select count(*) as n from jobs"),
+    // Periodic tasks (retention) keep one row each for good: not work left to do.
+    jobs: count(
+      db,
+      "select count(*) as n from jobs where job_key is null or job_key not like 'periodic:%'",
+    ),
     retried: count(db, "select count(*) as n from enrichments where attempts > 1"),
     providerResults: Object.fromEntries(outcomes.map((o) => [o.outcome, o.n])),
   };

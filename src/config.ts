@@ -61,6 +61,10 @@ const ConfigSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   ALERT_FROM: z.string().min(3).default("Velvet <alerts@velvet.localhost>"),
   WEBHOOKS_ALLOW_PRIVATE: boolish.default(false),
+
+  // People's data: how long providers' raw answers and inactive customers are kept.
+  PROVIDER_DATA_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  CUSTOMER_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
 });
 
 export interface ProviderSettings {
@@ -117,6 +121,11 @@ export interface Config {
     smtpUrl: string | null;
     from: string;
     allowPrivateWebhooks: boolean;
+  };
+  retention: {
+    providerDataDays: number;
+    /** Null: customers are kept until erased. */
+    customerDays: number | null;
   };
 }
 
@@ -205,6 +214,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL ?? null,
       from: e.ALERT_FROM,
       allowPrivateWebhooks: e.WEBHOOKS_ALLOW_PRIVATE,
+    },
+    retention: {
+      providerDataDays: e.PROVIDER_DATA_RETENTION_DAYS,
+      customerDays: e.CUSTOMER_RETENTION_DAYS ?? null,
     },
   };
 }

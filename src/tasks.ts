@@ -5,9 +5,16 @@
 import type { Deps } from "./deps.js";
 import { alertTasks } from "./features/alerts/alert-tasks.js";
 import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
+import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
+import { retentionTasks } from "./features/privacy/retention/retention-tasks.js";
 import type { TaskDefinition } from "./jobs/task.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
 export function allTasks(deps: Pick<Deps, "alerts">): TaskDefinition<any>[] {
-  return [createEnrichCustomerTask(), ...alertTasks(deps.alerts)];
+  return [
+    createEnrichCustomerTask(),
+    ...alertTasks(deps.alerts),
+    eraseClosedAccountTask(),
+    ...retentionTasks(),
+  ];
 }

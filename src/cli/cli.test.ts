@@ -97,6 +97,7 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
       owner: "Owner@Example.com",
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       vipThreshold: 70,
+      closedAt: null,
     });
     const human = await velvet("account", "list");
     expect(human.stdout).toMatch(/^ACCOUNT ID\s+NAME\s+OWNER\s+CREATED\s+THRESHOLD$/m);

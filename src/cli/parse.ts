@@ -29,6 +29,14 @@ export function parseId(value: string): string {
   return value.toLowerCase();
 }
 
+export function parsePage(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < 1) {
+    throw new InvalidArgumentError("the page is a whole number from 1");
+  }
+  return n;
+}
+
 export function parseLimit(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n < 1 || n > 1000)

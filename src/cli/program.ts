@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import { registerAccount } from "./commands/account.js";
 import { registerAlerts } from "./commands/alerts.js";
+import { registerAudit } from "./commands/audit.js";
 import { registerCustomer } from "./commands/customer.js";
 import { registerData } from "./commands/data.js";
 import { registerJobs } from "./commands/jobs.js";
@@ -26,5 +27,6 @@ export function buildProgram(): Command {
   registerJobs(program);
   registerCustomer(program);
   registerData(program);
+  registerAudit(program);
   return program;
 }

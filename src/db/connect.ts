@@ -56,6 +56,9 @@ function openSqlite(
   // Each transaction runs in a savepoint (sqlite-driver.ts), whose statement journal would
   // otherwise be a temporary file: in memory it costs a few µs instead of ~40 µs a transaction.
   writer.pragma("temp_store = MEMORY");
+  // Deleted rows and freed pages are overwritten with zeros, so an erased person's data is not
+  // left behind in free space of the file (features/privacy/scrub-database-files.ts).
+  writer.pragma("secure_delete = ON");
   // From here on the writer never waits inside SQLite (which would block the event loop): the
   // driver waits for another process's write lock asynchronously (sqlite-driver.ts).
   writer.pragma("busy_timeout = 0");

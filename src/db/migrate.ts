@@ -10,6 +10,7 @@ import * as m0004 from "./migrations/0004_sessions.js";
 import * as m0005 from "./migrations/0005_due_jobs_index.js";
 import * as m0006 from "./migrations/0006_order_history_indexes.js";
 import * as m0008 from "./migrations/0008_security.js";
+import * as m0009 from "./migrations/0009_privacy.js";
 import * as m0010 from "./migrations/0010_operations.js";
 import type { Database } from "./schema.js";
 
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0005_due_jobs_index": m0005,
   "0006_order_history_indexes": m0006,
   "0008_security": m0008,
+  "0009_privacy": m0009,
   "0010_operations": m0010,
 };
 

@@ -19,6 +19,8 @@ export interface AccountsTable {
   /** Requests a minute per API key; null: the process default; 0: unlimited. */
   api_rate_limit_per_minute: number | null;
   created_at: number;
+  /** Set when the owner closed the account (its customers erased, keys revoked). */
+  closed_at: Generated<number | null>;
 }
 
 export interface UsersTable {
@@ -79,7 +81,8 @@ export interface UsageChargesTable {
   id: string;
   account_id: string;
   store_id: string;
-  customer_id: string;
+  /** Null once the customer was erased: billing keeps amount, price and month, not the person. */
+  customer_id: string | null;
   unit_price_usd: string;
   created_at: number;
 }
@@ -132,6 +135,8 @@ export interface ProviderResultsTable {
   profile: string | null;
   error: string | null;
   fetched_at: number;
+  /** When retention removed `raw` (PROVIDER_DATA_RETENTION_DAYS); the profile stays. */
+  raw_cleared_at: Generated<number | null>;
 }
 
 export interface ZipIncomesTable {
@@ -232,6 +237,23 @@ export interface AlertEmailConfirmationsTable {
   created_at: number;
 }
 
+export type AuditActorKind = "user" | "cli" | "system";
+
+/** Append-only (the database refuses UPDATE and DELETE): who did what, and when. */
+export interface AuditEventsTable {
+  id: string;
+  account_id: string;
+  occurred_at: number;
+  actor_kind: AuditActorKind;
+  /** The dashboard user's e-mail, the OS user of a CLI command, or the system task's name. */
+  actor: string;
+  action: string;
+  /** What it was done to, by id only (a key id, a customer id): never a person's e-mail. */
+  subject: string | null;
+  /** JSON object with the particulars (which settings changed, how many rows went). */
+  details: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -251,6 +273,7 @@ export interface Database {
   throttle_locks: ThrottleLocksTable;
   signup_requests: SignupRequestsTable;
   alert_email_confirmations: AlertEmailConfirmationsTable;
+  audit_events: AuditEventsTable;
 }
 
 export type Customer = Selectable<CustomersTable>;

@@ -12,6 +12,7 @@ import {
   leaseOf,
   postponeJob,
   releaseJob,
+  repeatJob,
   rescheduleJob,
 } from "./settle-job.js";
 import type { BackoffPolicy, JobOutcome, TaskDefinition } from "./task.js";
@@ -83,7 +84,13 @@ async function attempt(
       signal,
     });
     const kind = outcome?.kind;
-    if (kind === "done" || kind === "retry" || kind === "wait" || kind === "fail") {
+    if (
+      kind === "done" ||
+      kind === "retry" ||
+      kind === "wait" ||
+      kind === "fail" ||
+      kind === "again"
+    ) {
       return outcome;
     }
     return { kind: "retry", error: `task "${job.task}" returned no valid outcome` };
@@ -103,6 +110,11 @@ async function settle(
   const { deps } = runner;
   const log = jobLog(deps, job);
   if (outcome.kind === "done") return settled(await deleteJob(deps.db, lease), "done");
+  if (outcome.kind === "again") {
+    const now = deps.clock.now();
+    const runAt = now + (Number.isFinite(outcome.delayMs) ? Math.max(0, outcome.delayMs) : 0);
+    return settled(await repeatJob(deps.db, lease, { runAt, now }), "done");
+  }
   if (outcome.kind === "wait") {
     const now = deps.clock.now();
     const delayMs = Number.isFinite(outcome.delayMs) ? Math.max(0, outcome.delayMs) : 0;

@@ -144,6 +144,25 @@ export async function postponeJob(
   return changed(result);
 }
 
+/** `again`: the run is over; the same row runs again at `runAt` as a fresh job. */
+export async function repeatJob(
+  db: Db,
+  lease: Lease,
+  props: { runAt: number; now: number },
+): Promise<boolean> {
+  const result = await held(db, lease)
+    .set({
+      attempts: 0,
+      run_at: props.runAt,
+      last_error: null,
+      locked_by: null,
+      locked_until: null,
+      updated_at: props.now,
+    })
+    .executeTakeFirst();
+  return changed(result);
+}
+
 /** Shutdown: hand the job back, due now; the interrupted attempt does not count. */
 export function releaseJob(db: Db, lease: Lease, now: number): Promise<boolean> {
   return postponeJob(db, lease, { runAt: now, now });

@@ -23,6 +23,10 @@
  *   next worker gives it up instead of leaving it locked forever.
  * - notify: an in-process wake-up (JobWakeup) rung after a commit that enqueued a job, so the
  *   worker in the same process claims it at once; polling alone is correct, only slower.
+ * - periodic task: a task with `periodic`; each worker, when it starts, makes sure its one keyed
+ *   job (`periodic:<task>`) exists (reviving it if it was given up), and the handler ends each
+ *   run with `again`, which reschedules that same row. One row per task, whatever the number of
+ *   workers: a run is claimed by one worker like any job.
  * - release: on shutdown, a job still running after the grace period is handed back: unlocked,
  *   due now, and the interrupted attempt does not count.
  *
@@ -59,7 +63,12 @@ export type JobOutcome =
    * count. The handler bounds how long it keeps waiting, or a job could wait forever.
    */
   | { kind: "wait"; reason: string; delayMs: number }
-  | { kind: "fail"; error: string };
+  | { kind: "fail"; error: string }
+  /**
+   * This run is finished and the job runs again after `delayMs` as new (attempts back to 0,
+   * error cleared): how a periodic task schedules its next run, or a long task its next batch.
+   */
+  | { kind: "again"; delayMs: number };
 
 /** Exponential backoff with full jitter: the n-th retry waits random(0, min(maxMs, baseMs·2^(n-1))). */
 export interface BackoffPolicy {
@@ -78,6 +87,8 @@ export interface TaskDefinition<P = unknown> {
    * Not called for a malformed payload (there is no valid payload to pass).
    */
   onGiveUp?(deps: Deps, payload: P, error: string): Promise<void>;
+  /** Runs on its own every `everyMs` (see "periodic task" above); its payload is `{}`. */
+  periodic?: { everyMs: number };
   /**
    * Run once when a worker that has this task starts, before its first claim (for example: make
    * jobs that waited for something this process has due now). A failure is logged, not fatal.

@@ -16,6 +16,7 @@ import { DEFAULT_BACKOFF } from "./backoff.js";
 import { type ClaimedJob, claimAbandonedJobs, claimJobs } from "./claim-jobs.js";
 import { doorbell, settledWithin } from "./doorbell.js";
 import type { JobWakeup } from "./job-wakeup.js";
+import { ensurePeriodicJobs } from "./periodic-jobs.js";
 import {
   giveUpAbandonedJob,
   type JobRunner,
@@ -237,7 +238,9 @@ export function createWorker(
         { concurrency, pollIntervalMs, leaseMs, tasks: [...runner.tasks.keys()] },
         "worker started",
       );
-      loopDone = loop();
+      loopDone = ensurePeriodicJobs(deps.db, [...runner.tasks.values()], deps.clock.now())
+        .catch((error) => log.error({ err: error }, "scheduling periodic jobs failed"))
+        .then(loop);
     },
     stop() {
       if (state === "idle") state = "stopped";

@@ -4,8 +4,10 @@
  * orders sent with the key over HTTP → the in-process worker enriches them from the provider
  * fakes → the dashboard shows each customer's status, score against the threshold and reasons
  * → the VIP's alerts reach the fake Slack webhook and the real SMTP server, once each, and show
- * as delivered → a customer nobody knows is no VIP and alerts no one → revoke the key → 401.
+ * as delivered → a customer nobody knows is no VIP and alerts no one → their data is downloaded,
+ * then deleted after a confirmation, and the audit log says so → revoke the key → 401.
  */
+import fs from "node:fs";
 import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES } from "../support/databases.js";
@@ -221,6 +223,42 @@ for (const engine of ENGINES) {
         expect(chat.requests).toHaveLength(testMessages + 1);
         // Still only the confirmation link and the VIP's alert.
         expect(smtp.received).toHaveLength(2);
+      });
+
+      it("downloads a customer's data, then deletes it after a confirmation naming what goes", async () => {
+        const { page } = chrome;
+        await page.getByRole("link", { name: "Customers" }).first().click();
+        await listRow(PLAIN.name).getByRole("link", { name: PLAIN.name }).click();
+        const [download] = await Promise.all([
+          page.waitForEvent("download"),
+          page.getByRole("button", { name: "Download data" }).click(),
+        ]);
+        expect(download.suggestedFilename()).toMatch(/^velvet-customer-[0-9a-f-]{36}\.json$/);
+        const saved = await download.path();
+        const doc = JSON.parse(fs.readFileSync(saved, "utf8")) as {
+          customer: { email: string };
+          orders: unknown[];
+          providerAnswers: unknown[];
+        };
+        expect(doc.customer.email).toBe(PLAIN.email);
+        expect(doc.orders).toHaveLength(1);
+        expect(doc.providerAnswers).toHaveLength(4);
+
+        await page.getByRole("link", { name: "Delete this customer's data" }).click();
+        const main = page.locator("main");
+        expect(
+          await visible(main.getByText(`Their details: ${PLAIN.email}`, { exact: false })),
+        ).toBe(true);
+        expect(await visible(main.getByText("1 order", { exact: true }))).toBe(true);
+        await page.getByRole("button", { name: "Delete this customer's data" }).click();
+        await page.waitForURL(/\/customers\?notice=customer-erased$/);
+        expect(await visible(page.getByText("The customer's data is deleted"))).toBe(true);
+        expect(await listRow(PLAIN.name).count()).toBe(0);
+
+        await page.goto(`${url}/settings/audit`);
+        expect(await visible(page.getByText("Customer data erased"))).toBe(true);
+        expect(await visible(page.getByText("Customer data exported"))).toBe(true);
+        expect(await page.locator("main").getByText(PLAIN.email).count()).toBe(0);
       });
 
       it("revokes the key in the browser, and the API refuses it at once", async () => {

@@ -93,6 +93,8 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     ],
     ["10-settings-billing", "/settings/billing", ["Last 12 months", "Unit price"]],
     ["10b-settings-system", "/settings/system", ["Alerts that gave up"]],
+    ["12-settings-audit-log", "/settings/audit", ["Customers are named by id only"]],
+    ["13-settings-account", "/settings/account", ["Close this account"]],
     ["11-not-found", "/no-such-page", ["Page not found"]],
   ];
 
@@ -116,5 +118,18 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     await page.goto(`${app.url}/customers/${vipId}`);
     expect(await visible(page.getByRole("heading", { name: "Why this score" }))).toBe(true);
     await screenshotBothWidths(page, "06-customer-vip");
+  });
+
+  it("renders the confirmation before a customer's data is deleted", async () => {
+    const { page } = chrome;
+    await page.goto(`${app.url}/customers/${vipId}`);
+    await page.getByRole("link", { name: "Delete this customer's data" }).click();
+    expect(await visible(page.getByRole("heading", { name: "What is deleted" }))).toBe(true);
+    await screenshotBothWidths(page, "14-customer-delete-confirmation");
+    await page.setViewportSize(PHONE);
+    const overflow = Number(
+      await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
   });
 });

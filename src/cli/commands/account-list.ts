@@ -20,7 +20,7 @@ function table(accounts: AccountSummary[]): string {
     return "No accounts yet. Create one with `velvet account create` or at /signup.";
   const rows = accounts.map((a) => [
     a.accountId,
-    a.name,
+    a.closedAt === null ? a.name : `${a.name} (closed)`,
     a.owner ?? "(no log-in)",
     a.createdAt.slice(0, 10),
     String(a.vipThreshold),

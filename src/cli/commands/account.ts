@@ -1,14 +1,17 @@
 import type { Command } from "commander";
+import { changeAlertSettings } from "../../features/accounts/change-alert-settings.js";
 import { createAccount } from "../../features/accounts/create-account.js";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { hashPassword } from "../../features/accounts/password.js";
 import { MIN_PASSWORD_LENGTH, passwordProblem } from "../../features/accounts/password-rule.js";
-import { updateAccount } from "../../features/accounts/update-account.js";
 import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
+import { recordAuditEvent } from "../../features/audit/record-audit-event.js";
 import { checkEmail } from "../../features/orders/email-address.js";
+import { commandActor } from "../cli-actor.js";
 import { CliError, printResult } from "../output.js";
 import { parseId, parseRateLimit, parseThreshold } from "../parse.js";
 import { withDeps } from "../with-deps.js";
+import { registerAccountDelete } from "./account-delete.js";
 import { registerAccountList } from "./account-list.js";
 
 export function registerAccount(program: Command): void {
@@ -43,18 +46,19 @@ export function registerAccount(program: Command): void {
             : passwordProblem(opts.password, [opts.owner, opts.name]);
         if (problem !== null) throw new CliError(`--password is refused. ${problem}`);
         const passwordHash = opts.password === undefined ? null : await hashPassword(opts.password);
-        const created = await withDeps((deps) =>
-          createAccount(
-            deps.db.kysely,
-            {
-              name: opts.name.trim(),
-              ownerEmail: opts.owner,
-              passwordHash,
-              vipThreshold: opts.threshold,
-            },
-            deps.clock.now(),
-          ),
-        );
+        const created = await withDeps(async (deps) => {
+          const now = deps.clock.now();
+          const props = {
+            name: opts.name.trim(),
+            ownerEmail: opts.owner,
+            passwordHash,
+            vipThreshold: opts.threshold,
+          };
+          const account = await createAccount(deps.db.kysely, props, now);
+          const event = { accountId: account.accountId, actor: commandActor() };
+          await recordAuditEvent(deps.db.kysely, { ...event, action: "account.created" }, now);
+          return account;
+        });
         const { accountId, storeId, apiKey } = created;
         printResult(Boolean(opts.json), { accountId, storeId, apiKey }, () =>
           [
@@ -97,12 +101,22 @@ export function registerAccount(program: Command): void {
             { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
           );
           if (!alerts.ok) throw new CliError(alerts.errors.join("; "));
-          const found = await updateAccount(deps.db.kysely, opts.account, {
-            vipThreshold: opts.threshold,
-            apiRateLimitPerMinute: opts.rateLimit === "default" ? null : opts.rateLimit,
-            ...alerts.settings,
-          });
-          if (!found) throw new CliError(`No account ${opts.account}`);
+          const current = await getAccount(deps.db.kysely, opts.account);
+          if (!current) throw new CliError(`No account ${opts.account}`);
+          if (current.closedAt !== null) throw new CliError(`Account ${opts.account} is closed`);
+          await changeAlertSettings(
+            deps.db.kysely,
+            {
+              accountId: opts.account,
+              settings: {
+                vipThreshold: opts.threshold,
+                apiRateLimitPerMinute: opts.rateLimit === "default" ? null : opts.rateLimit,
+                ...alerts.settings,
+              },
+              actor: commandActor(),
+            },
+            deps.clock.now(),
+          );
           const view = await getAccount(deps.db.kysely, opts.account);
           return { view, defaultLimit: deps.config.apiRateLimitPerMinute };
         });
@@ -116,6 +130,8 @@ export function registerAccount(program: Command): void {
         );
       },
     );
+
+  registerAccountDelete(account);
 }
 
 function describeLimit(own: number | null, defaultLimit: number): string {

@@ -7,9 +7,11 @@ import { formatSignalValue } from "../../features/enrichment/score/signal-values
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
+import { registerCustomerPrivacy } from "./customer-privacy.js";
 
 export function registerCustomer(program: Command): void {
-  const customer = program.command("customer").description("inspect customers");
+  const customer = program.command("customer").description("inspect, export and erase customers");
+  registerCustomerPrivacy(customer);
   customer
     .command("show")
     .description("a customer's enrichment (status, score, VIP, signals) and orders")

@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
-import { createApiKey } from "../../features/api-keys/create-api-key.js";
+import { issueApiKey } from "../../features/api-keys/issue-api-key.js";
 import { listApiKeys } from "../../features/api-keys/list-api-keys.js";
 import { revokeApiKey } from "../../features/api-keys/revoke-api-key.js";
+import { commandActor } from "../cli-actor.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -19,7 +20,12 @@ export function registerKey(program: Command): void {
       const created = await withDeps(async (deps) => {
         const account = await getAccount(deps.db.kysely, opts.account);
         if (!account) throw new CliError(`No account ${opts.account}`);
-        return createApiKey(deps.db.kysely, account.storeId, deps.clock.now());
+        if (account.closedAt !== null) throw new CliError(`Account ${opts.account} is closed`);
+        return issueApiKey(
+          deps.db.kysely,
+          { accountId: account.accountId, storeId: account.storeId, actor: commandActor() },
+          deps.clock.now(),
+        );
       });
       printResult(
         Boolean(opts.json),
@@ -36,7 +42,9 @@ export function registerKey(program: Command): void {
     .argument("<keyId>", "the key id", parseId)
     .option("--json", "print one JSON object")
     .action(async (id: string, opts: { json?: boolean }) => {
-      const result = await withDeps((deps) => revokeApiKey(deps.db.kysely, id, deps.clock.now()));
+      const result = await withDeps((deps) =>
+        revokeApiKey(deps.db.kysely, id, deps.clock.now(), undefined, commandActor()),
+      );
       if (result === "not_found") throw new CliError(`No API key ${id}`);
       printResult(
         Boolean(opts.json),

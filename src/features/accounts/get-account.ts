@@ -11,6 +11,8 @@ export interface AccountView {
   /** Masked (scheme, host, last four characters): the full URL is a secret. */
   slackWebhook: string | null;
   alertEmails: string[];
+  /** ISO instant the account was closed, or null. */
+  closedAt: string | null;
   /** Requests a minute per API key set for this account; null: the deployment's default. */
   apiRateLimitPerMinute: number | null;
 }
@@ -28,6 +30,7 @@ export async function getAccount(
       "accounts.vip_threshold",
       "accounts.slack_webhook_url",
       "accounts.alert_emails",
+      "accounts.closed_at",
       "accounts.api_rate_limit_per_minute",
       "stores.id as store_id",
     ])
@@ -42,6 +45,7 @@ export async function getAccount(
     storeId: row.store_id,
     slackWebhook: row.slack_webhook_url === null ? null : maskWebhookUrl(row.slack_webhook_url),
     alertEmails: splitAlertEmails(row.alert_emails),
+    closedAt: row.closed_at === null ? null : new Date(row.closed_at).toISOString(),
     apiRateLimitPerMinute: row.api_rate_limit_per_minute,
   };
 }

@@ -11,6 +11,8 @@ export interface AccountSummary {
   owner: string | null;
   createdAt: string;
   vipThreshold: number;
+  /** When the owner closed it (its customers erased), or null. */
+  closedAt: string | null;
 }
 
 export async function listAccounts(db: Kysely<Database>): Promise<AccountSummary[]> {
@@ -21,6 +23,7 @@ export async function listAccounts(db: Kysely<Database>): Promise<AccountSummary
       "accounts.name",
       "accounts.created_at",
       "accounts.vip_threshold",
+      "accounts.closed_at",
       eb
         .selectFrom("users")
         .select("users.email")
@@ -39,5 +42,6 @@ export async function listAccounts(db: Kysely<Database>): Promise<AccountSummary
     owner: r.owner ?? null,
     createdAt: new Date(Number(r.created_at)).toISOString(),
     vipThreshold: Number(r.vip_threshold),
+    closedAt: r.closed_at === null ? null : new Date(Number(r.closed_at)).toISOString(),
   }));
 }

@@ -6,12 +6,14 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
+import { registerCloseAccountRoutes } from "./account/close-account-routes.js";
 import { registerAlertEmailConfirmRoutes } from "./alert-settings/alert-email-confirm-routes.js";
 import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
 import type { SendChat } from "./alert-settings/test-message.js";
 import { registerAlertLogRoutes } from "./alerts-log/alert-log-routes.js";
 import { registerApiAccessRoutes } from "./api-access/api-access-routes.js";
 import { registerAssetRoutes } from "./assets/asset-routes.js";
+import { registerAuditLogRoutes } from "./audit-log/audit-log-routes.js";
 import { registerAuthRoutes } from "./auth/auth-routes.js";
 import { registerSignUpRoutes } from "./auth/sign-up-routes.js";
 import { registerBillingRoutes } from "./billing/billing-routes.js";
@@ -19,6 +21,7 @@ import { registerCustomerRoutes } from "./customers/customer-routes.js";
 import { sendErrorPage } from "./html/error-pages.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
+import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { sessionHook } from "./session/guards.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
 
@@ -77,11 +80,14 @@ export function registerDashboard(
       registerSignUpRoutes(pages, deps);
       registerOverviewRoutes(pages, deps);
       registerCustomerRoutes(pages, deps);
+      registerCustomerPrivacyRoutes(pages, deps);
       registerAlertLogRoutes(pages, deps);
       registerApiAccessRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
       registerAlertEmailConfirmRoutes(pages, deps);
       registerBillingRoutes(pages, deps);
+      registerAuditLogRoutes(pages, deps);
+      registerCloseAccountRoutes(pages, deps);
       registerSystemRoutes(pages, deps, options.tasks ?? []);
     });
   });

@@ -51,8 +51,10 @@ for (const engine of ENGINES) {
       first.child.kill("SIGKILL");
       expect((await first.exited).signal).toBe("SIGKILL");
       const db = app.deps.db.kysely;
-      const held = await db
-        .selectFrom("jobs")
+      // The enrichment's job (the worker also keeps its periodic retention rows).
+      const enrichmentJob = () =>
+        db.selectFrom("jobs").where("job_key", "=", `enrich-customer:${customerId}`);
+      const held = await enrichmentJob()
         .select(["locked_by", "attempts"])
         .executeTakeFirstOrThrow();
       expect(held).toMatchObject({ attempts: 1, locked_by: expect.any(String) });
@@ -75,7 +77,7 @@ for (const engine of ENGINES) {
       // The job is deleted just after the result commits.
       await waitFor(
         "the job settled",
-        async () => (await db.selectFrom("jobs").selectAll().execute()).length === 0,
+        async () => (await enrichmentJob().selectAll().execute()).length === 0,
       );
       expect(pdl.requestCount()).toBe(2);
       const enrichment = await db

@@ -1,7 +1,7 @@
 /** Settings → Alerts: show, save, remove the webhook, send a test message. */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
-import { updateAccount } from "../../accounts/update-account.js";
+import { changeAlertSettings } from "../../accounts/change-alert-settings.js";
 import {
   alertEmailStates,
   mailConfirmation,
@@ -9,6 +9,7 @@ import {
 } from "../../alerts/alert-email-confirmation.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
+import { userActor } from "../../audit/audit-actor.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
@@ -136,7 +137,8 @@ export function registerAlertSettingsRoutes(
     };
     const form = readAlertSettingsForm(values, policy);
     if (!form.ok) return render(deps, reply, session, { values, errors: form.errors }, 400);
-    const saved = await saveAlertSettings(deps, session, form.settings);
+    const actor = userActor(session.userEmail);
+    const saved = await saveAlertSettings(deps, session, form.settings, actor);
     return seeOther(reply, `${PATH}?notice=${savedNotice(saved.mailed, saved.notMailed)}`);
   });
 
@@ -155,7 +157,16 @@ export function registerAlertSettingsRoutes(
   });
 
   app.post(`${PATH}/webhook/remove`, actionOptions(deps), async (request, reply) => {
-    await updateAccount(deps.db.kysely, sessionOf(request).accountId, { slackWebhookUrl: null });
+    const session = sessionOf(request);
+    await changeAlertSettings(
+      deps.db.kysely,
+      {
+        accountId: session.accountId,
+        settings: { slackWebhookUrl: null },
+        actor: userActor(session.userEmail),
+      },
+      deps.clock.now(),
+    );
     return seeOther(reply, `${PATH}?notice=webhook-removed`);
   });
 

@@ -1,12 +1,17 @@
 /**
  * Saving Settings → Alerts: the settings and, for every address that was not on the list
- * before, a pending confirmation, in one transaction (an alert cannot slip out to a new address
+ * before, a pending confirmation, and the audit record, in one transaction (an alert cannot slip out to a new address
  * in between); then a confirmation link is mailed to each new address.
  */
 import type { Deps } from "../../../deps.js";
+import {
+  readAlertSettings,
+  recordAlertSettingsChange,
+} from "../../accounts/change-alert-settings.js";
 import { type AccountSettings, updateAccount } from "../../accounts/update-account.js";
 import { awaitConfirmation, mailConfirmation } from "../../alerts/alert-email-confirmation.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
+import type { AuditActor } from "../../audit/audit-actor.js";
 import { normalizeEmail } from "../../orders/email-address.js";
 
 export interface SavedAlertSettings {
@@ -20,15 +25,15 @@ export async function saveAlertSettings(
   deps: Deps,
   account: { accountId: string; accountName: string },
   settings: AccountSettings,
+  actor: AuditActor,
 ): Promise<SavedAlertSettings> {
   const now = deps.clock.now();
   const pending = await deps.db.kysely.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom("accounts")
-      .select("alert_emails")
-      .where("id", "=", account.accountId)
-      .executeTakeFirstOrThrow();
+    const before = await readAlertSettings(trx, account.accountId);
+    if (!before) throw new Error(`account ${account.accountId} does not exist`);
     await updateAccount(trx, account.accountId, settings, { trustEmails: false });
+    const change = { accountId: account.accountId, before, settings, actor };
+    await recordAlertSettingsChange(trx, change, now);
     if (settings.alertEmails === undefined) return [];
     const list = settings.alertEmails ?? [];
     const known = new Set(splitAlertEmails(before.alert_emails).map(normalizeEmail));

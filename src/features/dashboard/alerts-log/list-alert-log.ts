@@ -4,8 +4,8 @@
  */
 import type { Kysely } from "kysely";
 import type { AlertStatus, Database } from "../../../db/schema.js";
+import { withAttempts } from "../../alerts/with-attempts.js";
 import type { AlertWithAttempts } from "./delivery-view.js";
-import { withAttempts } from "./with-attempts.js";
 
 export const ALERTS_PAGE_SIZE = 50;
 

@@ -2,9 +2,10 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { isUuid } from "../../../lib/ids.js";
-import { createApiKey } from "../../api-keys/create-api-key.js";
+import { issueApiKey } from "../../api-keys/issue-api-key.js";
 import { listApiKeys } from "../../api-keys/list-api-keys.js";
 import { revokeApiKey } from "../../api-keys/revoke-api-key.js";
+import { userActor } from "../../audit/audit-actor.js";
 import type { Notice } from "../html/components.js";
 import { sendNotFoundPage } from "../html/error-pages.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -55,7 +56,15 @@ export function registerApiAccessRoutes(app: FastifyInstance, deps: Deps): void 
   app.post(`${PATH}/keys`, actionOptions(deps), async (request, reply) => {
     const session = sessionOf(request);
     const now = deps.clock.now();
-    const created = await createApiKey(deps.db.kysely, session.storeId, now);
+    const created = await issueApiKey(
+      deps.db.kysely,
+      {
+        accountId: session.accountId,
+        storeId: session.storeId,
+        actor: userActor(session.userEmail),
+      },
+      now,
+    );
     flashKey(request, reply, session.rawId, created, now);
     return seeOther(reply, PATH);
   });
@@ -67,7 +76,13 @@ export function registerApiAccessRoutes(app: FastifyInstance, deps: Deps): void 
       const session = sessionOf(request);
       const { keyId } = request.params;
       if (!isUuid(keyId)) return sendNotFoundPage(reply, session);
-      const result = await revokeApiKey(deps.db.kysely, keyId, deps.clock.now(), session.accountId);
+      const result = await revokeApiKey(
+        deps.db.kysely,
+        keyId,
+        deps.clock.now(),
+        session.accountId,
+        userActor(session.userEmail),
+      );
       if (result === "not_found") return sendNotFoundPage(reply, session);
       return seeOther(
         reply,
@@ -84,7 +99,8 @@ export function registerApiAccessRoutes(app: FastifyInstance, deps: Deps): void 
       const { keyId } = request.params;
       if (!isUuid(keyId)) return sendNotFoundPage(reply, session);
       const now = deps.clock.now();
-      const result = await regenerateApiKey(deps.db.kysely, session.accountId, keyId, now);
+      const actor = userActor(session.userEmail);
+      const result = await regenerateApiKey(deps.db.kysely, session.accountId, keyId, now, actor);
       if (result.kind === "not_found") return sendNotFoundPage(reply, session);
       if (result.kind === "already_revoked")
         return seeOther(reply, `${PATH}?notice=key-already-revoked`);

@@ -5,6 +5,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../db/schema.js";
 import { type CreatedApiKey, createApiKey } from "../../api-keys/create-api-key.js";
+import type { AuditActor } from "../../audit/audit-actor.js";
+import { recordAuditEvent } from "../../audit/record-audit-event.js";
 
 export type RegenerateResult =
   | ({ kind: "ok" } & CreatedApiKey)
@@ -16,6 +18,7 @@ export async function regenerateApiKey(
   accountId: string,
   keyId: string,
   now: number,
+  actor: AuditActor,
 ): Promise<RegenerateResult> {
   return db.transaction().execute(async (trx) => {
     const key = await trx
@@ -35,6 +38,17 @@ export async function regenerateApiKey(
     // Revoked already, or by a concurrent request a moment ago: no second replacement.
     if (revoked.numUpdatedRows === 0n) return { kind: "already_revoked" } as const;
     const created = await createApiKey(trx, key.store_id, now);
+    await recordAuditEvent(
+      trx,
+      {
+        accountId,
+        actor,
+        action: "api_key.regenerated",
+        subject: keyId,
+        details: { replacedBy: created.keyId },
+      },
+      now,
+    );
     return { kind: "ok", ...created } as const;
   });
 }

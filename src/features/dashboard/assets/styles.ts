@@ -111,6 +111,10 @@ input[type=number] { max-width: 8rem; }
 .button.secondary:hover, button.secondary:hover { background: var(--accent-soft); color: var(--accent-dark); }
 button.danger { background: #fff; color: var(--bad); border-color: #f0b4ae; }
 button.danger:hover { background: var(--bad-soft); color: var(--bad); }
+.button.danger-link { color: var(--bad); border-color: #f0b4ae; }
+.button.danger-link:hover { background: var(--bad-soft); color: var(--bad); }
+ul.goes { margin: 0 0 1rem; padding-left: 1.25rem; }
+ul.goes li { margin: .25rem 0; }
 button.small, .button.small { padding: .25rem .6rem; min-height: 2rem; font-size: .85rem; }
 .actions { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
 .copy-button { display: none; }

@@ -1,6 +1,9 @@
 /** GET/POST /login, POST /logout (sign-up: sign-up-routes.ts). */
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
+import { userActor } from "../../audit/audit-actor.js";
+import { recordAuditEvent } from "../../audit/record-audit-event.js";
+import { normalizeEmail } from "../../orders/email-address.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -20,6 +23,10 @@ import { startSession, throttled } from "./start-session.js";
 
 const LOGIN_NOTICES: Record<string, Notice> = {
   "logged-out": { kind: "info", text: "You are logged out." },
+  "account-closed": {
+    kind: "info",
+    text: "Your account is closed: its keys are revoked and its customers' data is being deleted.",
+  },
 };
 
 export function registerAuthRoutes(app: FastifyInstance, deps: Deps): void {
@@ -46,6 +53,15 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps): void {
       password: formField(request.body, "password"),
       ip: request.ip,
     });
+    const actor = userActor(normalizeEmail(email));
+    if (result.kind === "invalid" && result.accountId !== undefined) {
+      const event = { accountId: result.accountId, actor, action: "user.sign_in_failed" } as const;
+      await recordAuditEvent(
+        deps.db.kysely,
+        { ...event, details: { ip: request.ip } },
+        deps.clock.now(),
+      );
+    }
     if (result.kind !== "ok") {
       const view = loginView({
         csrfToken: loginCsrfToken(request, reply),
@@ -60,6 +76,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps): void {
       return sendPage(reply, view, result.kind === "throttled" ? 429 : 401);
     }
     await startSession(deps, request, reply, result);
+    await recordAuditEvent(
+      deps.db.kysely,
+      { accountId: result.accountId, actor, action: "user.signed_in", details: { ip: request.ip } },
+      deps.clock.now(),
+    );
     return seeOther(reply, next);
   });
 

@@ -15,7 +15,8 @@ import { LOGIN_POLICY, reserveAttempt, settleAttempt } from "../../security/auth
 
 export type LogInResult =
   | { kind: "ok"; userId: string; accountId: string }
-  | { kind: "invalid" }
+  /** `accountId` when the e-mail is a user's: the failure goes in that account's audit trail. */
+  | { kind: "invalid"; accountId?: string }
   | { kind: "throttled"; retryAfterMs: number };
 
 let dummyHash: Promise<string> | null = null;
@@ -50,7 +51,7 @@ export async function logIn(
     const hash = user?.password_hash ?? (await getDummyHash());
     const matches = await verifyPassword(hash, password);
     if (!user || user.password_hash === null || !matches || password.length > MAX_PASSWORD_LENGTH)
-      return { kind: "invalid" };
+      return user ? { kind: "invalid", accountId: user.account_id } : { kind: "invalid" };
     succeeded = true;
     return { kind: "ok", userId: user.id, accountId: user.account_id };
   } finally {

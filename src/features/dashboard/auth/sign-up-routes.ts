@@ -1,6 +1,8 @@
 /** GET/POST /signup, and the link of an open sign-up: GET/POST /signup/confirm. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../../deps.js";
+import { userActor } from "../../audit/audit-actor.js";
+import { recordAuditEvent } from "../../audit/record-audit-event.js";
 import { flashKey } from "../api-access/key-flash.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -24,6 +26,21 @@ async function welcome(
   created: { userId: string; accountId: string; keyId: string; apiKey: string },
 ) {
   const rawId = await startSession(deps, request, reply, created);
+  const owner = await deps.db.kysely
+    .selectFrom("users")
+    .select("email_normalized")
+    .where("id", "=", created.userId)
+    .executeTakeFirstOrThrow();
+  await recordAuditEvent(
+    deps.db.kysely,
+    {
+      accountId: created.accountId,
+      actor: userActor(owner.email_normalized),
+      action: "account.created",
+      details: { ip: request.ip },
+    },
+    deps.clock.now(),
+  );
   flashKey(
     request,
     reply,

@@ -3,7 +3,7 @@ import { channelCell, deliveryDetails } from "../alerts-log/delivery-view.js";
 import { vipBadge } from "../html/components.js";
 import { formatMoney, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
-import { page } from "../html/layout.js";
+import { csrfField, page } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { enrichmentPanel, profilePanel, providersPanel, signalsPanel } from "./enrichment-view.js";
 import type { CustomerDetail } from "./get-customer-detail.js";
@@ -63,6 +63,18 @@ function alerts(d: CustomerDetail): SafeHtml {
 </section>`;
 }
 
+function personalData(session: DashboardSession, d: CustomerDetail): SafeHtml {
+  const id = d.customer.id;
+  return html`<section class="panel" aria-labelledby="data-title">
+  <h2 id="data-title">Personal data</h2>
+  <p class="muted small">For a person's request to see or delete what you hold about them.</p>
+  <div class="actions">
+    <form class="inline" method="post" action="/customers/${id}/export">${csrfField(session)}<button type="submit" class="secondary small">Download data</button></form>
+    <a class="button secondary small danger-link" href="/customers/${id}/delete">Delete this customer's data</a>
+  </div>
+</section>`;
+}
+
 export function customerDetailView(session: DashboardSession, d: CustomerDetail): SafeHtml {
   const c = d.customer;
   const name = `${c.first_name} ${c.last_name}`.trim() || c.email;
@@ -74,7 +86,7 @@ export function customerDetailView(session: DashboardSession, d: CustomerDetail)
 <div class="page-head"><div><h1>${name} ${vipBadge(d.enrichment?.vip === 1)}</h1><p class="muted">${c.email}</p></div></div>
 <div class="two-col">
   <div>${enrichmentPanel(d, session.vipThreshold)}${signalsPanel(d)}${orders(d)}${alerts(d)}</div>
-  <div>${facts(d)}${profilePanel(d)}${providersPanel(d)}</div>
+  <div>${facts(d)}${profilePanel(d)}${providersPanel(d)}${personalData(session, d)}</div>
 </div>`,
   });
 }

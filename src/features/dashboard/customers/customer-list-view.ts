@@ -1,7 +1,15 @@
 /** Customers: the searchable, filterable list. */
 
 import { plural } from "../../../lib/plural.js";
-import { enrichmentBadge, pageHead, pager, vipBadge, withQuery } from "../html/components.js";
+import {
+  enrichmentBadge,
+  type Notice,
+  notice,
+  pageHead,
+  pager,
+  vipBadge,
+  withQuery,
+} from "../html/components.js";
 import { timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { page } from "../html/layout.js";
@@ -14,6 +22,7 @@ export interface CustomerListProps {
   query: CustomerListQuery;
   rows: CustomerListRow[];
   total: number;
+  notice?: Notice | null;
 }
 
 function filters(q: CustomerListQuery): SafeHtml {
@@ -61,6 +70,7 @@ export function customerListView(p: CustomerListProps): SafeHtml {
     session: p.session,
     section: "customers",
     body: html`${pageHead("Customers", `${plural(p.total, "customer")}${q.q || q.vip || q.status ? (p.total === 1 ? " matches" : " match") : " in your store"}. A VIP scores above your threshold of ${p.session.vipThreshold}.`)}
+${notice(p.notice)}
 <section class="panel">
 ${filters(q)}
 ${

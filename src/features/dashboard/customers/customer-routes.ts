@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { sendNotFoundPage } from "../html/error-pages.js";
 import { sendPage } from "../http/respond.js";
+import { CUSTOMER_ERASED_NOTICE } from "../privacy/customer-privacy-routes.js";
 import { pageOptions, sessionOf } from "../session/guards.js";
 import { customerDetailView } from "./customer-detail-view.js";
 import { parseCustomerListQuery } from "./customer-list-query.js";
@@ -15,7 +16,9 @@ export function registerCustomerRoutes(app: FastifyInstance, deps: Deps): void {
     const session = sessionOf(request);
     const query = parseCustomerListQuery(request.query as Record<string, unknown>);
     const { rows, total } = await listCustomers(deps.db.kysely, session.accountId, query);
-    return sendPage(reply, customerListView({ session, query, rows, total }));
+    const erased = (request.query as Record<string, unknown>).notice === "customer-erased";
+    const notice = erased ? CUSTOMER_ERASED_NOTICE : null;
+    return sendPage(reply, customerListView({ session, query, rows, total, notice }));
   });
 
   app.get<{ Params: { customerId: string } }>(

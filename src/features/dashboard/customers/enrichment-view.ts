@@ -139,7 +139,7 @@ export function providersPanel(d: CustomerDetail): SafeHtml {
       const [label, cls] = OUTCOMES[p.outcome] ?? [p.outcome, ""];
       return html`<tr><td class="primary-cell">${p.provider}</td>
       <td data-label="Outcome"><span class="badge ${cls}">${label}</span>${p.http_status ? html` <span class="muted small">HTTP ${p.http_status}</span>` : ""}${p.error ? html`<div class="small muted wrap-anywhere">${p.error}</div>` : ""}</td>
-      <td data-label="Checked">${timeTag(p.fetched_at)}</td></tr>`;
+      <td data-label="Checked">${timeTag(p.fetched_at)}${p.raw_cleared_at ? html`<div class="small muted">Raw answer removed ${timeTag(p.raw_cleared_at)} (retention)</div>` : ""}</td></tr>`;
     })}</tbody>
   </table></div>
 </section>`;

@@ -12,8 +12,8 @@ import type {
   ProviderResultsTable,
 } from "../../../db/schema.js";
 import { isUuid } from "../../../lib/ids.js";
+import { withAttempts } from "../../alerts/with-attempts.js";
 import type { AlertWithAttempts } from "../alerts-log/delivery-view.js";
-import { withAttempts } from "../alerts-log/with-attempts.js";
 
 export const ORDERS_SHOWN = 100;
 
@@ -64,7 +64,7 @@ export async function getCustomerDetail(
       .executeTakeFirst(),
     db
       .selectFrom("provider_results")
-      .select(["provider", "outcome", "http_status", "error", "fetched_at"])
+      .select(["provider", "outcome", "http_status", "error", "fetched_at", "raw_cleared_at"])
       .where("customer_id", "=", customer.id)
       .orderBy("provider")
       .execute(),

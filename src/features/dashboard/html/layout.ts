@@ -4,7 +4,7 @@ import type { DashboardSession } from "../session/dashboard-session.js";
 import { html, type SafeHtml } from "./html.js";
 
 export type Section = "overview" | "customers" | "alerts" | "settings";
-export type SettingsTab = "integrations" | "alerts" | "billing" | "system";
+export type SettingsTab = "integrations" | "alerts" | "billing" | "audit" | "account" | "system";
 
 const NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: "overview", href: "/", label: "Overview" },
@@ -18,6 +18,8 @@ const SETTINGS_TABS: Array<{ tab: SettingsTab; href: string; label: string }> = 
   { tab: "alerts", href: "/settings/alerts", label: "Alerts" },
   { tab: "billing", href: "/settings/billing", label: "Billing" },
   { tab: "system", href: "/settings/system", label: "System" },
+  { tab: "audit", href: "/settings/audit", label: "Audit log" },
+  { tab: "account", href: "/settings/account", label: "Account" },
 ];
 
 export function csrfField(session: DashboardSession): SafeHtml {

@@ -3,7 +3,7 @@
  * page show them: one query for all the alerts on the page, not one per alert.
  */
 import type { Kysely, Selectable } from "kysely";
-import type { AlertAttemptsTable, AlertsTable, Database } from "../../../db/schema.js";
+import type { AlertAttemptsTable, AlertsTable, Database } from "../../db/schema.js";
 
 export async function withAttempts<A extends Pick<Selectable<AlertsTable>, "id">>(
   db: Kysely<Database>,

@@ -1,0 +1,52 @@
+/** The closed list of what the audit trail records, with how people read each. */
+export const AUDIT_ACTIONS = {
+  "account.created": "Account created",
+  "user.signed_in": "Signed in",
+  "user.sign_in_failed": "Sign-in failed (wrong password)",
+  "api_key.created": "API key created",
+  "api_key.revoked": "API key revoked",
+  "api_key.regenerated": "API key regenerated",
+  "alert_settings.changed": "Alert settings changed",
+  "customer.exported": "Customer data exported",
+  "customer.erased": "Customer data erased",
+  "account.closed": "Account closed",
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export function auditActionLabel(action: string): string {
+  return (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;
+}
+
+const DETAIL_LABELS: Record<string, string> = {
+  threshold: "VIP threshold",
+  chatWebhook: "chat webhook",
+  alertEmails: "alert addresses",
+  apiRateLimit: "API rate limit a minute (null: default)",
+  ip: "from",
+  orders: "orders",
+  providerAnswers: "provider answers",
+  deliveryAttempts: "delivery records",
+  chargesKept: "charges kept",
+  keysRevoked: "keys revoked",
+  sessionsEnded: "sessions ended",
+  customers: "customers to erase",
+  replacedBy: "replaced by key",
+};
+
+/** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */
+export function auditDetailsText(details: Record<string, unknown> | null): string {
+  if (details === null) return "";
+  return Object.entries(details)
+    .map(([key, value]) => {
+      const label = DETAIL_LABELS[key] ?? key;
+      if (value !== null && typeof value === "object") {
+        const v = value as Record<string, unknown>;
+        if ("from" in v && "to" in v) return `${label} ${String(v.from)} → ${String(v.to)}`;
+        if ("count" in v) return `${label}: ${String(v.count)}`;
+        return `${label}: ${JSON.stringify(value)}`;
+      }
+      return `${label}: ${String(value)}`;
+    })
+    .join(", ");
+}

@@ -1,0 +1,23 @@
+/**
+ * Who did something, as the audit trail names them: a signed-in dashboard user (by e-mail), a
+ * `velvet` command (by the operating-system user who ran it) or the system itself (a periodic
+ * task, by name).
+ */
+import type { AuditActorKind } from "../../db/schema.js";
+
+export interface AuditActor {
+  kind: AuditActorKind;
+  name: string;
+}
+
+export function userActor(email: string): AuditActor {
+  return { kind: "user", name: email };
+}
+
+export function cliActor(osUser: string): AuditActor {
+  return { kind: "cli", name: osUser };
+}
+
+export function systemActor(task: string): AuditActor {
+  return { kind: "system", name: task };
+}

@@ -1,0 +1,89 @@
+/**
+ * Closing an account, at the owner's request. In one transaction: every API key is revoked
+ * (refused from the next request on), every session ended and the logins removed (so the
+ * e-mail is free for a new account), the alert settings and pending address confirmations cleared, the account marked closed, the audit
+ * record written, and a job enqueued that erases every customer (erase-account-customers.ts).
+ * The erasure runs in batches after that commit, because a large store cannot be erased inside
+ * one short transaction; the job (an outbox row) guarantees it finishes even after a crash.
+ * Billing records (charges, unlinked from the people as they are erased) and the audit trail
+ * stay.
+ */
+import type { Deps } from "../../deps.js";
+import { enqueueJob } from "../../jobs/enqueue-job.js";
+import type { AuditActor } from "../audit/audit-actor.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+
+export const ERASE_ACCOUNT_TASK = "erase-closed-account";
+
+export type CloseAccountResult =
+  | { kind: "closed"; keysRevoked: number; sessionsEnded: number; customers: number }
+  | { kind: "not_found" }
+  | { kind: "already_closed" };
+
+export async function closeAccount(
+  deps: Pick<Deps, "db" | "clock" | "jobs">,
+  input: { accountId: string; actor: AuditActor },
+): Promise<CloseAccountResult> {
+  const now = deps.clock.now();
+  const result = await deps.db.kysely.transaction().execute(async (trx) => {
+    const account = await trx
+      .selectFrom("accounts")
+      .select(["id", "closed_at"])
+      .where("id", "=", input.accountId)
+      .executeTakeFirst();
+    if (!account) return { kind: "not_found" } as const;
+    if (account.closed_at !== null) return { kind: "already_closed" } as const;
+    const stores = trx.selectFrom("stores").select("id").where("account_id", "=", input.accountId);
+    const keys = await trx
+      .updateTable("api_keys")
+      .set({ revoked_at: now })
+      .where("store_id", "in", stores)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    const sessions = await trx
+      .deleteFrom("sessions")
+      .where("account_id", "=", input.accountId)
+      .executeTakeFirst();
+    await trx.deleteFrom("users").where("account_id", "=", input.accountId).execute();
+    // Alert addresses still awaiting confirmation go with the alert settings.
+    await trx
+      .deleteFrom("alert_email_confirmations")
+      .where("account_id", "=", input.accountId)
+      .execute();
+    await trx
+      .updateTable("accounts")
+      .set({ closed_at: now, slack_webhook_url: null, alert_emails: null })
+      .where("id", "=", input.accountId)
+      .execute();
+    const customers = await trx
+      .selectFrom("customers")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("store_id", "in", stores)
+      .executeTakeFirst();
+    const closed = {
+      kind: "closed",
+      keysRevoked: Number(keys.numUpdatedRows ?? 0n),
+      sessionsEnded: Number(sessions.numDeletedRows ?? 0n),
+      customers: Number(customers?.n ?? 0),
+    } as const;
+    const { kind: _, ...details } = closed;
+    await recordAuditEvent(
+      trx,
+      { accountId: input.accountId, actor: input.actor, action: "account.closed", details },
+      now,
+    );
+    await enqueueJob(
+      trx,
+      {
+        task: ERASE_ACCOUNT_TASK,
+        payload: { accountId: input.accountId },
+        jobKey: `${ERASE_ACCOUNT_TASK}:${input.accountId}`,
+        maxAttempts: 10,
+      },
+      now,
+    );
+    return closed;
+  });
+  if (result.kind === "closed") deps.jobs.notify();
+  return result;
+}
