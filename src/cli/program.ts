@@ -4,6 +4,7 @@ import { registerAccount } from "./commands/account.js";
 import { registerAlerts } from "./commands/alerts.js";
 import { registerCustomer } from "./commands/customer.js";
 import { registerData } from "./commands/data.js";
+import { registerImport } from "./commands/import.js";
 import { registerKey } from "./commands/key.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerServe } from "./commands/serve.js";
@@ -24,5 +25,6 @@ export function buildProgram(): Command {
   registerWorker(program);
   registerCustomer(program);
   registerData(program);
+  registerImport(program);
   return program;
 }

@@ -9,6 +9,7 @@ import * as m0003 from "./migrations/0003_alerts.js";
 import * as m0004 from "./migrations/0004_sessions.js";
 import * as m0005 from "./migrations/0005_due_jobs_index.js";
 import * as m0006 from "./migrations/0006_order_history_indexes.js";
+import * as m0011 from "./migrations/0011_job_priority.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0004_sessions": m0004,
   "0005_due_jobs_index": m0005,
   "0006_order_history_indexes": m0006,
+  "0011_job_priority": m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -21,6 +21,8 @@ export interface JobSpec {
   jobKey?: string;
   runAt?: number;
   maxAttempts?: number;
+  /** 0 live (the default), 1 backfill: see claim-jobs.ts. */
+  priority?: number;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -37,6 +39,7 @@ export async function enqueueJob(
     job_key: spec.jobKey ?? null,
     run_at: spec.runAt ?? now,
     max_attempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    priority: spec.priority ?? 0,
     now,
   });
 }
@@ -48,12 +51,13 @@ interface JobValues {
   job_key: string | null;
   run_at: number;
   max_attempts: number;
+  priority: number;
   now: number;
 }
 
 /** Prepared once (db/prepared-query.ts): every new customer enqueues a job on the order path. */
 const upsertJob = preparedQuery(
-  ["id", "task", "payload", "job_key", "run_at", "max_attempts", "now"],
+  ["id", "task", "payload", "job_key", "run_at", "max_attempts", "priority", "now"],
   (db, v: JobValues) => {
     // A new row and a revived one start alike: due at run_at, no attempt, no error, no lease.
     const fresh = {
@@ -62,6 +66,7 @@ const upsertJob = preparedQuery(
       run_at: v.run_at,
       attempts: 0,
       max_attempts: v.max_attempts,
+      priority: v.priority,
       last_error: null,
       locked_by: null,
       locked_until: null,

@@ -101,7 +101,10 @@ export async function startTestApp(engine: Engine, options: StartOptions = {}): 
 }
 
 /** The test's database, with the engine settings the environment gave (SQLITE_BUSY_TIMEOUT_MS). */
-function withSettingsOf(loaded: Config["database"], target: Config["database"]): Config["database"] {
+function withSettingsOf(
+  loaded: Config["database"],
+  target: Config["database"],
+): Config["database"] {
   if (loaded.kind === "sqlite" && target.kind === "sqlite" && loaded.busyTimeoutMs !== undefined)
     return { ...target, busyTimeoutMs: loaded.busyTimeoutMs };
   return target;

@@ -6,8 +6,11 @@
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { CustomersTable, OrdersTable, UsageChargesTable } from "../../db/schema.js";
 
-/** A new customer's columns; `now` fills created_at and updated_at, the status is "pending". */
-type CustomerValues = Omit<CustomersTable, "enrichment_status" | "created_at" | "updated_at"> & {
+/**
+ * A new customer's columns; `now` fills updated_at, `created_at` is now too except for an
+ * imported order history (the date of the customer's order); the status is "pending".
+ */
+type CustomerValues = Omit<CustomersTable, "enrichment_status" | "updated_at"> & {
   now: number;
 };
 
@@ -24,6 +27,7 @@ export const insertCustomer = preparedQuery(
     "address_state",
     "address_zipcode",
     "address_country",
+    "created_at",
     "now",
   ],
   (db, v: CustomerValues) =>
@@ -42,7 +46,7 @@ export const insertCustomer = preparedQuery(
         address_zipcode: v.address_zipcode,
         address_country: v.address_country,
         enrichment_status: "pending",
-        created_at: v.now,
+        created_at: v.created_at,
         updated_at: v.now,
       })
       .onConflict((oc) => oc.columns(["store_id", "email_normalized"]).doNothing())

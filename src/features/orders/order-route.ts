@@ -43,8 +43,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: Deps): void {
       const parsed = parseOrderRequest(request.body);
       if (!parsed.ok) throw new AppError("bad_request", parsed.message);
       const key = request.apiKey as AuthenticatedKey;
-      const result = await submitOrder(deps, key, parsed.value);
-      return { success: true, ...result };
+      const { customerId, orderId, enrichmentStatus } = await submitOrder(deps, key, parsed.value);
+      return { success: true, customerId, orderId, enrichmentStatus };
     },
   });
 

@@ -4,6 +4,8 @@
  *   when new: enqueue its enrichment and write its one usage charge;
  *   when its enrichment failed: flip it back to pending and requeue (no new charge);
  *   get-or-create the order (unique per store and platform order id).
+ * The API and the order importers (features/order-import) both come through here; an import
+ * passes `orderedAt` (the order's own date), `alerts: false` and the backfill priority.
  * Every uniqueness guard is a database constraint used through INSERT … ON CONFLICT DO NOTHING,
  * so racing requests on any number of processes converge on one row. Any error rolls the whole
  * transaction back, which is what makes a 500 safe to retry.
@@ -13,8 +15,9 @@ import type { Dialect } from "../../db/connect.js";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { AppError } from "../../http/errors.js";
+import type { JobPriority } from "../../jobs/claim-jobs.js";
 import { newId } from "../../lib/ids.js";
-import { enqueueEnrichment } from "../enrichment/enqueue-enrichment.js";
+import { type EnrichmentOptions, enqueueEnrichment } from "../enrichment/enqueue-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
 import {
   findCustomer,
@@ -34,6 +37,22 @@ export interface SubmitOrderResult {
   enrichmentStatus: EnrichmentStatusAnswer;
 }
 
+/** What the API does not answer but an importer counts. */
+export interface SubmitOrderOutcome extends SubmitOrderResult {
+  newCustomer: boolean;
+  /** false when the order id was already stored (a repeat). */
+  newOrder: boolean;
+}
+
+export interface SubmitOrderOptions {
+  /** Dates the order (and a new customer): epoch ms. Default: when received. */
+  orderedAt?: number;
+  /** false: this customer's enrichment raises no VIP alert. Default true. */
+  alerts?: boolean;
+  /** The enrichment job's priority. Default "live". */
+  priority?: JobPriority;
+}
+
 export interface StoreRef {
   storeId: string;
   accountId: string;
@@ -43,35 +62,44 @@ export async function submitOrder(
   deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
   store: StoreRef,
   submission: OrderSubmission,
-): Promise<SubmitOrderResult> {
+  options: SubmitOrderOptions = {},
+): Promise<SubmitOrderOutcome> {
   const dialect = deps.db.dialect;
+  const enrichment: EnrichmentOptions = {
+    alerts: options.alerts ?? true,
+    priority: options.priority ?? "live",
+  };
+  const maxAttempts = deps.config.enrichment.maxAttempts;
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
-    const customer = await getOrCreateCustomer(trx, dialect, store, submission, now);
+    const datedAt = options.orderedAt ?? now;
+    const customer = await getOrCreateCustomer(trx, dialect, store, submission, now, datedAt);
     let enrichmentStatus: EnrichmentStatusAnswer;
     if (customer.created) {
-      await enqueueEnrichment(trx, customer.id, now, deps.config.enrichment.maxAttempts);
+      await enqueueEnrichment(trx, customer.id, now, maxAttempts, enrichment);
       await chargeEnrichment(trx, dialect, store, customer.id, deps.config.enrichmentPriceUsd, now);
       enrichmentStatus = "queued";
     } else {
-      enrichmentStatus = await answerForExisting(
-        trx,
-        customer.id,
-        customer.status,
-        now,
-        deps.config.enrichment.maxAttempts,
-      );
+      enrichmentStatus = await answerForExisting(trx, customer, now, maxAttempts, enrichment);
+      if (options.orderedAt !== undefined) await backdateCustomer(trx, customer.id, datedAt);
     }
-    const result: SubmitOrderResult = { customerId: customer.id, enrichmentStatus };
+    const result: SubmitOrderOutcome = {
+      customerId: customer.id,
+      enrichmentStatus,
+      newCustomer: customer.created,
+      newOrder: false,
+    };
     if (submission.order !== null) {
-      result.orderId = await getOrCreateOrder(
+      const order = await getOrCreateOrder(
         trx,
         dialect,
         store,
         customer.id,
         submission.order,
-        now,
+        datedAt,
       );
+      result.orderId = order.id;
+      result.newOrder = order.created;
     }
     return result;
   });
@@ -86,6 +114,7 @@ async function getOrCreateCustomer(
   store: StoreRef,
   s: OrderSubmission,
   now: number,
+  createdAt: number,
 ): Promise<{ id: string; created: boolean; status: EnrichmentStatus }> {
   const emailNormalized = normalizeEmail(s.email);
   const inserted = await insertCustomer.executeTakeFirst(trx, dialect, {
@@ -100,6 +129,7 @@ async function getOrCreateCustomer(
     address_state: s.address?.state ?? null,
     address_zipcode: s.address?.zipcode ?? null,
     address_country: s.address?.country ?? null,
+    created_at: createdAt,
     now,
   });
   if (inserted) return { id: inserted.id, created: true, status: "pending" };
@@ -113,13 +143,26 @@ async function getOrCreateCustomer(
   return { id: existing.id, created: false, status: existing.enrichment_status };
 }
 
+/**
+ * An imported history may list a customer's orders newest first: the customer dates from
+ * their earliest order seen, so the dashboard's new-customers chart counts them on that day.
+ */
+async function backdateCustomer(trx: Transaction<Database>, customerId: string, at: number) {
+  await trx
+    .updateTable("customers")
+    .set({ created_at: at })
+    .where("id", "=", customerId)
+    .where("created_at", ">", at)
+    .execute();
+}
+
 /** Existing customer: enriched → existing; running → queued; failed → requeue and retry. */
 async function answerForExisting(
   trx: Transaction<Database>,
-  customerId: string,
-  status: EnrichmentStatus,
+  { id: customerId, status }: { id: string; status: EnrichmentStatus },
   now: number,
   maxAttempts: number,
+  enrichment: EnrichmentOptions,
 ): Promise<EnrichmentStatusAnswer> {
   if (status === "enriched") return "existing";
   if (status === "pending") return "queued";
@@ -131,7 +174,7 @@ async function answerForExisting(
     .where("enrichment_status", "=", "failed")
     .executeTakeFirst();
   if (flipped.numUpdatedRows === 0n) return "queued";
-  await enqueueEnrichment(trx, customerId, now, maxAttempts);
+  await enqueueEnrichment(trx, customerId, now, maxAttempts, enrichment);
   return "retry";
 }
 
@@ -159,24 +202,24 @@ async function getOrCreateOrder(
   store: StoreRef,
   customerId: string,
   order: NonNullable<OrderSubmission["order"]>,
-  now: number,
-): Promise<string> {
+  orderedAt: number,
+): Promise<{ id: string; created: boolean }> {
   const values = {
-    id: newId(now),
+    id: newId(orderedAt),
     store_id: store.storeId,
     customer_id: customerId,
     external_order_id: order.id,
     order_number: order.number,
     total: order.total,
     currency: order.currency,
-    created_at: now,
+    created_at: orderedAt,
   };
   if (order.id === null) {
     await insertOrder.execute(trx, dialect, values);
-    return values.id;
+    return { id: values.id, created: true };
   }
   const inserted = await insertOrderOnce.executeTakeFirst(trx, dialect, values);
-  if (inserted) return inserted.id;
+  if (inserted) return { id: inserted.id, created: true };
 
   const existing = await findOrder.executeTakeFirst(trx, dialect, {
     store_id: store.storeId,
@@ -190,5 +233,5 @@ async function getOrCreateOrder(
       `order.id ${JSON.stringify(order.id)} already belongs to a different customer of this store`,
     );
   }
-  return existing.id;
+  return { id: existing.id, created: false };
 }
