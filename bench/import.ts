@@ -1,23 +1,27 @@
 /**
  * Backfill from a file (issue 12): a generated Shopify export of 100,000 rows imported with the
  * real `velvet import orders … --yes --json` (dist/, a process of its own) into a fresh SQLite
- * file; its resident memory is sampled every 50 ms from /proc. The same for 20,000 rows, to
- * show that memory does not grow with the file; then the 100,000-row file again, which must
- * import nothing (and shows how fast a resumed run passes what is already there).
+ * file; its resident memory is sampled every 50 ms from /proc. The same for 20,000 and 300,000
+ * rows, to show that memory does not grow with the file; then the 100,000-row file again, which
+ * must import nothing (and shows how fast a resumed run passes what is already there).
  *
- * Targets: ≥ 5,000 rows/s (rows / the import's own wall time, from its first progress line to
- * its summary, so process start-up and migrations are not counted; the whole process's time is
- * reported too), and peak RSS at 100,000 rows within 16 MB of the peak at 20,000.
+ * Targets: ≥ 5,000 rows/s (rows / the import's own time, as its last progress line gives it:
+ * process start-up and migrations are not counted; the whole process's time is reported too),
+ * and peak RSS at 300,000 rows within 32 MB of the peak at 100,000. Why not 20,000 against
+ * 100,000: RSS is a sawtooth (the garbage of finished batches builds up in V8's old space until
+ * a full collection, then falls back), and a 20,000-row run ends before its first full
+ * collection, so it shows the bottom of the saw where a long run shows its top. A leak of
+ * 160 bytes per row would put the 300,000-row peak 32 MB above the 100,000-row one.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { writeShopifyExport } from "../test/support/shopify-export.js";
 import { startChild } from "./children.js";
 import type { Phase, PhaseReport } from "./phase.js";
-import { writeShopifyExport } from "./shopify-export.js";
 
 export const IMPORT_ROWS_PER_SECOND = 5_000;
-const RSS_GROWTH_LIMIT_MB = 16;
+const RSS_GROWTH_LIMIT_MB = 32;
 const BIN = path.resolve("bin", "velvet.js");
 
 interface ImportRun {
@@ -110,10 +114,10 @@ async function runImport(
 export const importPhase: Phase = {
   name: "import",
   title: "Backfill from a Shopify export (SQLite)",
-  budgetSec: () => 600,
+  budgetSec: () => 900,
   async run({ dir, log }): Promise<PhaseReport> {
     const runs: ImportRun[] = [];
-    for (const rows of [20_000, 100_000]) {
+    for (const rows of [20_000, 100_000, 300_000]) {
       const file = path.join(dir, `shopify-${rows}.csv`);
       const made = await writeShopifyExport(file, rows);
       log(
@@ -135,9 +139,10 @@ export const importPhase: Phase = {
         log(`${again.label}: ${Math.round(again.rowsPerSecond)} rows/s, skipped ${again.skipped}`);
         runs.push(again);
       }
+      fs.rmSync(file);
     }
-    const [small, big, again] = runs as [ImportRun, ImportRun, ImportRun];
-    const growth = big.peakRssMb - small.peakRssMb;
+    const [, big, again, huge] = runs as [ImportRun, ImportRun, ImportRun, ImportRun];
+    const growth = huge.peakRssMb - big.peakRssMb;
     const table = [
       "| Run | Rows | Orders | New customers | Skipped | Import (s) | Process (s) | Rows/s | Peak RSS (MB) |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -155,9 +160,9 @@ export const importPhase: Phase = {
           detail: `${Math.round(big.rowsPerSecond).toLocaleString("en-US")} rows/s`,
         },
         {
-          name: `resident memory flat (peak at 100,000 rows within ${RSS_GROWTH_LIMIT_MB} MB of 20,000)`,
+          name: `resident memory flat (peak at 300,000 rows within ${RSS_GROWTH_LIMIT_MB} MB of 100,000)`,
           pass: growth <= RSS_GROWTH_LIMIT_MB,
-          detail: `${small.peakRssMb.toFixed(1)} → ${big.peakRssMb.toFixed(1)} MB (${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MB)`,
+          detail: `${big.peakRssMb.toFixed(1)} → ${huge.peakRssMb.toFixed(1)} MB (${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MB)`,
         },
         {
           name: "a second run imports nothing",

@@ -45,35 +45,40 @@ export function registerImport(program: Command): void {
       };
       process.on("SIGINT", onSigint);
       let barShown = false;
-      const summary = await withDeps(async (deps) => {
-        try {
-          return await importOrders(deps, {
-            accountId: opts.account,
-            file,
-            apply: Boolean(opts.yes),
-            alerts: Boolean(opts.alerts),
-            signal: stop.signal,
-            onProgress: (p) => {
-              if (json) process.stderr.write(`${JSON.stringify({ progress: p })}\n`);
-              else if (tty) {
-                process.stderr.write(`\r${renderProgressBar(p)}`);
-                barShown = true;
-              }
-            },
-            onRowError: (e) => {
-              if (json) process.stderr.write(`${JSON.stringify({ rowError: e })}\n`);
-              else
-                process.stderr.write(`${barShown ? "\r\x1b[K" : ""}line ${e.line}: ${e.reason}\n`);
-            },
-          });
-        } catch (error) {
-          if (error instanceof ImportError) throw new CliError(error.message);
-          throw error;
-        } finally {
-          process.off("SIGINT", onSigint);
-          if (barShown) process.stderr.write("\n");
-        }
-      });
+      const summary = await withDeps(
+        async (deps) => {
+          try {
+            return await importOrders(deps, {
+              accountId: opts.account,
+              file,
+              apply: Boolean(opts.yes),
+              alerts: Boolean(opts.alerts),
+              signal: stop.signal,
+              onProgress: (p) => {
+                if (json) process.stderr.write(`${JSON.stringify({ progress: p })}\n`);
+                else if (tty) {
+                  process.stderr.write(`\r${renderProgressBar(p)}`);
+                  barShown = true;
+                }
+              },
+              onRowError: (e) => {
+                if (json) process.stderr.write(`${JSON.stringify({ rowError: e })}\n`);
+                else
+                  process.stderr.write(
+                    `${barShown ? "\r\x1b[K" : ""}line ${e.line}: ${e.reason}\n`,
+                  );
+              },
+            });
+          } catch (error) {
+            if (error instanceof ImportError) throw new CliError(error.message);
+            throw error;
+          } finally {
+            process.off("SIGINT", onSigint);
+            if (barShown) process.stderr.write("\n");
+          }
+        },
+        { providers: false },
+      );
       printResult(json, summary, () => describe(summary, Boolean(opts.yes)));
       if (stop.signal.aborted) {
         process.stderr.write(
