@@ -11,31 +11,28 @@ export async function countStored(
   emailsNormalized: string[],
   orderIds: string[],
 ): Promise<{ customers: number; orders: number }> {
-  let customers = 0;
-  for (const part of chunks(emailsNormalized)) {
-    const row = await db
-      .selectFrom("customers")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("store_id", "=", storeId)
-      .where("email_normalized", "in", part)
-      .executeTakeFirst();
-    customers += Number(row?.n ?? 0);
-  }
-  let orders = 0;
-  for (const part of chunks(orderIds)) {
-    const row = await db
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("store_id", "=", storeId)
-      .where("external_order_id", "in", part)
-      .executeTakeFirst();
-    orders += Number(row?.n ?? 0);
-  }
-  return { customers, orders };
+  return {
+    customers: await countIn(db, "customers", "email_normalized", storeId, emailsNormalized),
+    orders: await countIn(db, "orders", "external_order_id", storeId, orderIds),
+  };
 }
 
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
+async function countIn(
+  db: Kysely<Database>,
+  table: "customers" | "orders",
+  column: "email_normalized" | "external_order_id",
+  storeId: string,
+  values: string[],
+): Promise<number> {
+  let found = 0;
+  for (let i = 0; i < values.length; i += CHUNK) {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("store_id", "=", storeId)
+      .where(column, "in", values.slice(i, i + CHUNK))
+      .executeTakeFirst();
+    found += Number(row?.n ?? 0);
+  }
+  return found;
 }

@@ -84,6 +84,7 @@ export async function importOrders(
     options.onRowError?.(error);
   };
   const run = options.apply ? applyBatch : countBatch;
+  const context: BatchContext = { deps, store, options, seen, tally, rowError, counts };
   try {
     let batch: OrderItem[] = [];
     for await (const item of readOrderFile(options.file, counts)) {
@@ -93,14 +94,14 @@ export async function importOrders(
         tally.skipped += 1; // the same order twice in the file
       } else batch.push(item);
       if (batch.length >= batchSize) {
-        await run(deps, store, options, batch, seen, tally, rowError, counts);
+        await run(context, batch);
         batch = [];
         report(false);
         if (options.signal?.aborted) break;
       }
     }
     if (batch.length > 0 && !options.signal?.aborted) {
-      await run(deps, store, options, batch, seen, tally, rowError, counts);
+      await run(context, batch);
     }
   } finally {
     seen.close();
@@ -121,24 +122,37 @@ export async function importOrders(
 
 type Tally = { customers: number; newCustomers: number; skipped: number; errors: number };
 
+interface BatchContext {
+  deps: Pick<Deps, "db" | "clock" | "config" | "jobs">;
+  store: StoreRef;
+  options: ImportOptions;
+  seen: SeenKeys;
+  tally: Tally;
+  rowError: (error: RowError) => void;
+  counts: { orders: number };
+}
+
 async function applyBatch(
-  deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
-  store: StoreRef,
-  options: ImportOptions,
+  { deps, store, options, seen, tally, rowError, counts }: BatchContext,
   batch: OrderItem[],
-  seen: SeenKeys,
-  tally: Tally,
-  rowError: (error: RowError) => void,
-  counts: { orders: number },
 ): Promise<void> {
+  // A customer's orders go in file order, one after the other (the customer is stored as their
+  // first order gives it, as the API does); different customers' orders go together.
+  const previous = new Map<string, Promise<unknown>>();
   const settled = await Promise.allSettled(
-    batch.map((item) =>
-      submitOrder(deps, store, item.submission, {
-        orderedAt: item.orderedAt,
-        alerts: options.alerts,
-        priority: "backfill",
-      }),
-    ),
+    batch.map((item) => {
+      const email = normalizeEmail(item.submission.email);
+      const submit = () =>
+        submitOrder(deps, store, item.submission, {
+          orderedAt: item.orderedAt,
+          alerts: options.alerts,
+          priority: "backfill",
+        });
+      const before = previous.get(email);
+      const mine = before === undefined ? submit() : before.then(submit, submit);
+      previous.set(email, mine);
+      return mine;
+    }),
   );
   settled.forEach((outcome, i) => {
     const item = batch[i] as OrderItem;
@@ -157,14 +171,8 @@ async function applyBatch(
 }
 
 async function countBatch(
-  deps: Pick<Deps, "db">,
-  store: StoreRef,
-  _options: ImportOptions,
+  { deps, store, seen, tally, counts }: BatchContext,
   batch: OrderItem[],
-  seen: SeenKeys,
-  tally: Tally,
-  _rowError: (error: RowError) => void,
-  counts: { orders: number },
 ): Promise<void> {
   const firstSeen = batch.flatMap((item) => {
     const email = normalizeEmail(item.submission.email);
