@@ -11,6 +11,10 @@ export interface EnrichmentOptions {
   priority: JobPriority;
 }
 
+export function enrichmentJobKey(customerId: string): string {
+  return `${ENRICH_CUSTOMER_TASK}:${customerId}`;
+}
+
 export const LIVE_ENRICHMENT: EnrichmentOptions = { alerts: true, priority: "live" };
 
 /** One enrichment job per customer, keyed so a requeue reuses the row instead of adding one. */
@@ -27,7 +31,7 @@ export function enqueueEnrichment(
       task: ENRICH_CUSTOMER_TASK,
       // `alerts` is written only when off, so live payloads stay as they always were.
       payload: options.alerts ? { customerId } : { customerId, alerts: false },
-      jobKey: `${ENRICH_CUSTOMER_TASK}:${customerId}`,
+      jobKey: enrichmentJobKey(customerId),
       maxAttempts,
       priority: JOB_PRIORITIES[options.priority],
     },

@@ -107,3 +107,14 @@ export const findOrder = preparedQuery(
       .where("store_id", "=", v.store_id)
       .where("external_order_id", "=", v.external_order_id),
 );
+
+/** A queued backfill enrichment joins the live queue (submit-order.ts, promoteEnrichment). */
+export const promoteJob = preparedQuery(
+  ["job_key", "payload", "live"],
+  (db, v: { job_key: string; payload: string; live: number }) =>
+    db
+      .updateTable("jobs")
+      .set({ priority: v.live, payload: v.payload })
+      .where("job_key", "=", v.job_key)
+      .where("priority", "<>", v.live),
+);

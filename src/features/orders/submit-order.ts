@@ -15,9 +15,13 @@ import type { Dialect } from "../../db/connect.js";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { AppError } from "../../http/errors.js";
-import type { JobPriority } from "../../jobs/claim-jobs.js";
+import { JOB_PRIORITIES, type JobPriority } from "../../jobs/claim-jobs.js";
 import { newId } from "../../lib/ids.js";
-import { type EnrichmentOptions, enqueueEnrichment } from "../enrichment/enqueue-enrichment.js";
+import {
+  type EnrichmentOptions,
+  enqueueEnrichment,
+  enrichmentJobKey,
+} from "../enrichment/enqueue-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
 import {
   findCustomer,
@@ -26,6 +30,7 @@ import {
   insertCustomer,
   insertOrder,
   insertOrderOnce,
+  promoteJob,
 } from "./order-queries.js";
 import type { OrderSubmission } from "./order-request.js";
 
@@ -80,7 +85,14 @@ export async function submitOrder(
       await chargeEnrichment(trx, dialect, store, customer.id, deps.config.enrichmentPriceUsd, now);
       enrichmentStatus = "queued";
     } else {
-      enrichmentStatus = await answerForExisting(trx, customer, now, maxAttempts, enrichment);
+      enrichmentStatus = await answerForExisting(
+        trx,
+        dialect,
+        customer,
+        now,
+        maxAttempts,
+        enrichment,
+      );
       if (options.orderedAt !== undefined) await backdateCustomer(trx, customer.id, datedAt);
     }
     const result: SubmitOrderOutcome = {
@@ -156,16 +168,33 @@ async function backdateCustomer(trx: Transaction<Database>, customerId: string, 
     .execute();
 }
 
+/**
+ * A live order from a customer whose enrichment is still queued as part of an import: the
+ * customer is shopping now, so the job joins the live queue (ahead of the rest of the backfill)
+ * and may alert like any live customer's. One indexed update, and only while pending.
+ */
+async function promoteEnrichment(trx: Transaction<Database>, dialect: Dialect, customerId: string) {
+  await promoteJob.execute(trx, dialect, {
+    job_key: enrichmentJobKey(customerId),
+    payload: JSON.stringify({ customerId }),
+    live: JOB_PRIORITIES.live,
+  });
+}
+
 /** Existing customer: enriched → existing; running → queued; failed → requeue and retry. */
 async function answerForExisting(
   trx: Transaction<Database>,
+  dialect: Dialect,
   { id: customerId, status }: { id: string; status: EnrichmentStatus },
   now: number,
   maxAttempts: number,
   enrichment: EnrichmentOptions,
 ): Promise<EnrichmentStatusAnswer> {
   if (status === "enriched") return "existing";
-  if (status === "pending") return "queued";
+  if (status === "pending") {
+    if (enrichment.priority === "live") await promoteEnrichment(trx, dialect, customerId);
+    return "queued";
+  }
   // Only the request that flips failed → pending requeues; a racing one sees pending: queued.
   const flipped = await trx
     .updateTable("customers")
