@@ -127,7 +127,7 @@ async function getOrCreateCustomer(
   s: OrderSubmission,
   now: number,
   createdAt: number,
-): Promise<{ id: string; created: boolean; status: EnrichmentStatus }> {
+): Promise<ExistingCustomer & { created: boolean }> {
   const emailNormalized = normalizeEmail(s.email);
   const inserted = await insertCustomer.executeTakeFirst(trx, dialect, {
     id: newId(now),
@@ -144,7 +144,7 @@ async function getOrCreateCustomer(
     created_at: createdAt,
     now,
   });
-  if (inserted) return { id: inserted.id, created: true, status: "pending" };
+  if (inserted) return { id: inserted.id, created: true, status: "pending", jobPriority: null };
 
   const existing = await findCustomer.executeTakeFirst(trx, dialect, {
     store_id: store.storeId,
@@ -152,7 +152,12 @@ async function getOrCreateCustomer(
   });
   // Only a concurrent delete could get here; it fails the transaction as a 500, as before.
   if (!existing) throw new Error("customer not found after its insert conflicted");
-  return { id: existing.id, created: false, status: existing.enrichment_status };
+  return {
+    id: existing.id,
+    created: false,
+    status: existing.enrichment_status,
+    jobPriority: existing.job_priority,
+  };
 }
 
 /**
@@ -171,7 +176,7 @@ async function backdateCustomer(trx: Transaction<Database>, customerId: string, 
 /**
  * A live order from a customer whose enrichment is still queued as part of an import: the
  * customer is shopping now, so the job joins the live queue (ahead of the rest of the backfill)
- * and may alert like any live customer's. One indexed update, and only while pending.
+ * and may alert like any live customer's. Only when findCustomer saw a backfill job.
  */
 async function promoteEnrichment(trx: Transaction<Database>, dialect: Dialect, customerId: string) {
   await promoteJob.execute(trx, dialect, {
@@ -181,18 +186,28 @@ async function promoteEnrichment(trx: Transaction<Database>, dialect: Dialect, c
   });
 }
 
+interface ExistingCustomer {
+  id: string;
+  status: EnrichmentStatus;
+  /** The enrichment job's priority while the customer is pending, else null. */
+  jobPriority: number | null;
+}
+
 /** Existing customer: enriched → existing; running → queued; failed → requeue and retry. */
 async function answerForExisting(
   trx: Transaction<Database>,
   dialect: Dialect,
-  { id: customerId, status }: { id: string; status: EnrichmentStatus },
+  { id: customerId, status, jobPriority }: ExistingCustomer,
   now: number,
   maxAttempts: number,
   enrichment: EnrichmentOptions,
 ): Promise<EnrichmentStatusAnswer> {
   if (status === "enriched") return "existing";
   if (status === "pending") {
-    if (enrichment.priority === "live") await promoteEnrichment(trx, dialect, customerId);
+    const queuedAsBackfill = jobPriority !== null && jobPriority !== JOB_PRIORITIES.live;
+    if (enrichment.priority === "live" && queuedAsBackfill) {
+      await promoteEnrichment(trx, dialect, customerId);
+    }
     return "queued";
   }
   // Only the request that flips failed → pending requeues; a racing one sees pending: queued.
