@@ -17,7 +17,7 @@ export function openSeenKeys(): SeenKeys {
   const db = new Database("");
   db.pragma("journal_mode = OFF");
   db.pragma("synchronous = OFF");
-  db.pragma("cache_size = -8000");
+  db.pragma("cache_size = -2000");
   db.exec(
     "CREATE TABLE seen (kind INTEGER NOT NULL, key TEXT NOT NULL, PRIMARY KEY (kind, key)) WITHOUT ROWID",
   );
