@@ -10,8 +10,8 @@
  * - Idempotent and resumable: orders are de-duplicated by their id, customers by e-mail, so a
  *   second run (or the run after a crash or Ctrl-C) imports only what is missing.
  * - Batches: the orders of a batch are submitted together; on SQLite the driver's group commit
- *   puts them in one transaction (each in its own savepoint), which is what makes thousands of
- *   orders a second possible. A bad order (a conflicting id) fails alone and is reported.
+ *   puts up to 100 of them in one transaction (each in its own savepoint), which is what makes
+ *   thousands of orders a second possible; on PostgreSQL they share the connection pool. A bad order (a conflicting id) fails alone and is reported.
  */
 import { statSync } from "node:fs";
 import type { Deps } from "../../deps.js";
