@@ -16,11 +16,12 @@ import path from "node:path";
 import { killAllChildren } from "./children.js";
 import { dashboardPhase } from "./dashboard.js";
 import { enrichmentPhase } from "./enrichment.js";
+import { importPhase } from "./import.js";
 import { metricsPhase } from "./metrics-cost.js";
 import { ordersPhase } from "./orders.js";
 import type { BenchSettings, Phase, Target } from "./phase.js";
 
-const PHASES: Phase[] = [ordersPhase, metricsPhase, dashboardPhase, enrichmentPhase];
+const PHASES: Phase[] = [ordersPhase, metricsPhase, dashboardPhase, enrichmentPhase, importPhase];
 const RESULTS_DIR = path.resolve("bench", "results");
 
 function positive(name: string, fallback: number): number {

@@ -5,6 +5,7 @@ import { registerAlerts } from "./commands/alerts.js";
 import { registerAudit } from "./commands/audit.js";
 import { registerCustomer } from "./commands/customer.js";
 import { registerData } from "./commands/data.js";
+import { registerImport } from "./commands/import.js";
 import { registerJobs } from "./commands/jobs.js";
 import { registerKey } from "./commands/key.js";
 import { registerMigrate } from "./commands/migrate.js";
@@ -28,5 +29,6 @@ export function buildProgram(): Command {
   registerCustomer(program);
   registerData(program);
   registerAudit(program);
+  registerImport(program);
   return program;
 }

@@ -3,10 +3,13 @@ import { loadConfig } from "../config.js";
 import type { Deps } from "../deps.js";
 import { buildDeps, closeDeps } from "../main.js";
 
-/** Runs an admin command against the configured database (migrated first), then closes it. */
+/**
+ * Runs an admin command against the configured database (migrated first), then closes it.
+ * `providers: false` for a command that never calls a provider: no provider thread is started.
+ */
 export async function withDeps<T>(
   fn: (deps: Deps) => Promise<T>,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; providers?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
   // Admin commands keep stdout for their answer; logs go to stderr.
@@ -14,7 +17,12 @@ export async function withDeps<T>(
     { level: config.logLevel === "info" ? "warn" : config.logLevel },
     pino.destination(2),
   );
-  const deps = await buildDeps({ config, log, migrate: options.migrate ?? true });
+  const deps = await buildDeps({
+    config,
+    log,
+    migrate: options.migrate ?? true,
+    providers: options.providers === false ? [] : undefined,
+  });
   try {
     return await fn(deps);
   } finally {

@@ -12,6 +12,7 @@ import * as m0006 from "./migrations/0006_order_history_indexes.js";
 import * as m0008 from "./migrations/0008_security.js";
 import * as m0009 from "./migrations/0009_privacy.js";
 import * as m0010 from "./migrations/0010_operations.js";
+import * as m0011 from "./migrations/0011_job_priority.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0008_security": m0008,
   "0009_privacy": m0009,
   "0010_operations": m0010,
+  "0011_job_priority": m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -93,6 +93,8 @@ export interface JobsTable {
   payload: string;
   job_key: string | null;
   run_at: number;
+  /** 0 live, 1 backfill: every due live job is claimed before any backfill job (0011). */
+  priority: Generated<number>;
   attempts: Generated<number>;
   max_attempts: number;
   last_error: string | null;

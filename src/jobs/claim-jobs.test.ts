@@ -55,6 +55,24 @@ for (const engine of ENGINES) {
       expect(await claim("w3")).toEqual([]);
     });
 
+    it("claims every due live job before any backfill job, however much older the backfill is", async () => {
+      const t0 = clock.now();
+      const put = (key: string, priority: number, runAt: number) =>
+        enqueueJob(deps.db.kysely, { task: "t", payload: {}, jobKey: key, runAt, priority }, t0);
+      await put("backfill-old", 1, t0 - 60_000);
+      await put("backfill-older", 1, t0 - 120_000);
+      await put("live-new", 0, t0);
+      await put("live-later", 0, t0 + 1); // not due: does not hold the backfill back
+      await put("live-old", 0, t0 - 10);
+      // Both due live jobs, then the oldest backfill; live ones are handed back first.
+      const first = (await claim("w1", 3)).map((j) => j.job_key);
+      expect([...first.slice(0, 2)].sort()).toEqual(["live-new", "live-old"]);
+      expect(first[2]).toBe("backfill-older");
+      expect((await claim("w1", 3)).map((j) => j.job_key)).toEqual(["backfill-old"]);
+      clock.advance(1);
+      expect((await claim("w1", 3)).map((j) => j.job_key)).toEqual(["live-later"]);
+    });
+
     it("gives a job whose worker died to another worker once the lease expires; the dead worker's late done changes nothing", async () => {
       await enqueue("job");
       const [dead] = await claim("dead-worker");

@@ -11,6 +11,10 @@
  * A claim also moves `run_at` to the lease's end: a leased job is then simply not due yet, so
  * the claim's walk over the due-jobs index (migration 0005) never passes the hundreds of jobs
  * that are running, and a job whose worker died becomes due exactly when its lease expires.
+ *
+ * Priorities (migration 0011): live jobs (0) are claimed before backfill jobs (1). One claim
+ * asks each priority in turn, in one transaction on SQLite, with `priority = ?` so each walk is
+ * a range of the (priority, run_at, id) index: live first, backfill only for the room left.
  */
 import type {
   Expression,
@@ -32,12 +36,21 @@ export interface ClaimRequest {
   leaseMs: number;
 }
 
-type JobsWhere = (eb: ExpressionBuilder<Database, "jobs">) => Expression<SqlBool>;
+type JobsWhere = (eb: ExpressionBuilder<Database, "jobs">, priority: number) => Expression<SqlBool>;
 
-/** Claims up to `limit` due jobs, oldest `run_at` first, and counts the attempt. */
+/** Job priorities, claimed in this order. */
+export const JOB_PRIORITIES = { live: 0, backfill: 1 } as const;
+export type JobPriority = keyof typeof JOB_PRIORITIES;
+const PRIORITY_ORDER = Object.values(JOB_PRIORITIES);
+
+/**
+ * Claims up to `limit` due jobs, live ones first, then by oldest `run_at`, and counts the
+ * attempt.
+ */
 export function claimJobs(db: Db, req: ClaimRequest): Promise<ClaimedJob[]> {
-  return claimWhere(db, req, true, (eb) =>
+  return claimWhere(db, req, true, (eb, priority) =>
     eb.and([
+      eb("priority", "=", priority),
       eb("run_at", "<=", req.now),
       eb("attempts", "<", eb.ref("max_attempts")),
       eb.or([eb("locked_until", "is", null), eb("locked_until", "<", req.now)]),
@@ -51,8 +64,9 @@ export function claimJobs(db: Db, req: ClaimRequest): Promise<ClaimedJob[]> {
  * attempt count is left as it is: nothing will run.
  */
 export function claimAbandonedJobs(db: Db, req: ClaimRequest): Promise<ClaimedJob[]> {
-  return claimWhere(db, req, false, (eb) =>
+  return claimWhere(db, req, false, (eb, priority) =>
     eb.and([
+      eb("priority", "=", priority),
       eb("attempts", ">=", eb.ref("max_attempts")),
       eb("locked_by", "is not", null),
       eb("locked_until", "<", req.now),
@@ -67,14 +81,23 @@ async function claimWhere(
   where: JobsWhere,
 ): Promise<ClaimedJob[]> {
   if (req.limit <= 0) return [];
-  const run = (q: Kysely<Database> | Transaction<Database>) => {
+  const runAll = async (q: Kysely<Database> | Transaction<Database>) => {
+    const claimed: ClaimedJob[] = [];
+    for (const priority of PRIORITY_ORDER) {
+      const room = req.limit - claimed.length;
+      if (room <= 0) break;
+      claimed.push(...(await run(q, priority, room)));
+    }
+    return claimed;
+  };
+  const run = (q: Kysely<Database> | Transaction<Database>, priority: number, limit: number) => {
     let picked = q
       .selectFrom("jobs")
       .select("id")
-      .where(where)
+      .where((eb) => where(eb, priority))
       .orderBy("run_at")
       .orderBy("id")
-      .limit(req.limit);
+      .limit(limit);
     if (db.dialect === "postgres") picked = picked.forUpdate().skipLocked();
     return q
       .updateTable("jobs")
@@ -90,7 +113,12 @@ async function claimWhere(
       .execute();
   };
   const claimed =
-    db.dialect === "postgres" ? await run(db.kysely) : await db.kysely.transaction().execute(run);
-  // RETURNING has no order; run the oldest first (ids are time-ordered).
-  return claimed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    db.dialect === "postgres"
+      ? await runAll(db.kysely)
+      : await db.kysely.transaction().execute(runAll);
+  // RETURNING has no order; run live jobs first, each priority's oldest first (ids are
+  // time-ordered).
+  return claimed.sort((a, b) =>
+    a.priority !== b.priority ? a.priority - b.priority : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
 }

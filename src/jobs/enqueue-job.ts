@@ -23,6 +23,8 @@ export interface JobSpec {
   maxAttempts?: number;
   /** The request (or job) that caused this one: its worker log lines carry it. */
   requestId?: string | null;
+  /** 0 live (the default), 1 backfill: see claim-jobs.ts. */
+  priority?: number;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -40,6 +42,7 @@ export async function enqueueJob(
     run_at: spec.runAt ?? now,
     max_attempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     request_id: spec.requestId ?? null,
+    priority: spec.priority ?? 0,
     now,
   });
 }
@@ -52,12 +55,13 @@ interface JobValues {
   run_at: number;
   max_attempts: number;
   request_id: string | null;
+  priority: number;
   now: number;
 }
 
 /** Prepared once (db/prepared-query.ts): every new customer enqueues a job on the order path. */
 const upsertJob = preparedQuery(
-  ["id", "task", "payload", "job_key", "run_at", "max_attempts", "request_id", "now"],
+  ["id", "task", "payload", "job_key", "run_at", "max_attempts", "priority", "request_id", "now"],
   (db, v: JobValues) => {
     // A new row and a revived one start alike: due at run_at, no attempt, no error, no lease.
     const fresh = {
@@ -66,6 +70,7 @@ const upsertJob = preparedQuery(
       run_at: v.run_at,
       attempts: 0,
       max_attempts: v.max_attempts,
+      priority: v.priority,
       last_error: null,
       locked_by: null,
       locked_until: null,

@@ -75,7 +75,9 @@ for (const engine of ENGINES) {
         address: null,
         order: null,
       };
-      const { customerId } = await submitOrder(deps, account, submission, "req-retry-1");
+      const { customerId } = await submitOrder(deps, account, submission, {
+        requestId: "req-retry-1",
+      });
       // The worker's log lines for the job carry the request id of the order that caused it.
       const lines: Array<Record<string, unknown>> = [];
       const sink = { write: (line: string) => lines.push(JSON.parse(line)) };

@@ -1,12 +1,21 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { JOB_PRIORITIES, type JobPriority } from "../../jobs/claim-jobs.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 
 export const ENRICH_CUSTOMER_TASK = "enrich-customer";
 
+export interface EnrichmentOptions {
+  /** false: a VIP found by this enrichment raises no alert (an imported history). */
+  alerts: boolean;
+  priority: JobPriority;
+}
+
 export function enrichmentJobKey(customerId: string): string {
   return `${ENRICH_CUSTOMER_TASK}:${customerId}`;
 }
+
+export const LIVE_ENRICHMENT: EnrichmentOptions = { alerts: true, priority: "live" };
 
 /** One enrichment job per customer, keyed so a requeue reuses the row instead of adding one. */
 export function enqueueEnrichment(
@@ -14,15 +23,18 @@ export function enqueueEnrichment(
   customerId: string,
   now: number,
   maxAttempts: number,
+  options: EnrichmentOptions = LIVE_ENRICHMENT,
   requestId: string | null = null,
 ) {
   return enqueueJob(
     trx,
     {
       task: ENRICH_CUSTOMER_TASK,
-      payload: { customerId },
+      // `alerts` is written only when off, so live payloads stay as they always were.
+      payload: options.alerts ? { customerId } : { customerId, alerts: false },
       jobKey: enrichmentJobKey(customerId),
       maxAttempts,
+      priority: JOB_PRIORITIES[options.priority],
       requestId,
     },
     now,

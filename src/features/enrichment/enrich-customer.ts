@@ -36,7 +36,11 @@ const WAIT_CAUSES = new Set(["rate_limited", "pending"]);
 
 const NONE_SETTLED: SettledAnswers = { providers: new Set(), matches: [] };
 
-const Payload = z.object({ customerId: z.string().min(1) });
+const Payload = z.object({
+  customerId: z.string().min(1),
+  /** false for an imported history: scored like any other, but no VIP alert. */
+  alerts: z.boolean().default(true),
+});
 type Payload = z.infer<typeof Payload>;
 
 /** One per worker: its store-window snapshots (offline/store-order-window.ts) are per process. */
@@ -45,7 +49,7 @@ export function createEnrichCustomerTask(): TaskDefinition<Payload> {
   return {
     task: ENRICH_CUSTOMER_TASK,
     payload: Payload,
-    handle: (deps, payload, ctx) => enrichCustomer(deps, windows, payload.customerId, ctx),
+    handle: (deps, payload, ctx) => enrichCustomer(deps, windows, payload, ctx),
     onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
     onRetry: async (trx, payload, now) => {
       await requeueFailedEnrichment(trx, payload.customerId, now);
@@ -56,7 +60,7 @@ export function createEnrichCustomerTask(): TaskDefinition<Payload> {
 async function enrichCustomer(
   deps: Deps,
   windows: StoreWindows,
-  customerId: string,
+  { customerId, alerts }: Payload,
   ctx: JobContext,
 ): Promise<JobOutcome> {
   const providers = deps.providers;
@@ -119,6 +123,7 @@ async function enrichCustomer(
     (trx) => scoreCustomer({ db: trx, windows, now }, customer, matches, providers.length),
     results,
     permanent.length > 0 ? permanent.join("; ") : null,
+    alerts,
   );
   // Alert jobs were committed with the result: let the worker start them now.
   if (vip) deps.jobs.notify();

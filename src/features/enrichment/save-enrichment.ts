@@ -99,7 +99,8 @@ const markEnriched = preparedQuery(["id", "now"], (db, v: { id: string; now: num
 
 /**
  * Scores the customer (`score` runs inside the transaction) and stores the result; answers
- * whether the customer is a VIP (alerts were then enqueued).
+ * whether alerts were enqueued: the customer is a VIP and `alerts` is on (it is off for an
+ * imported history, whose VIPs are scored and listed but not announced).
  */
 export async function saveEnrichmentResult(
   deps: Pick<Deps, "db" | "clock" | "alerts">,
@@ -108,6 +109,7 @@ export async function saveEnrichmentResult(
   score: (trx: Transaction<Database>) => Promise<ScoredCustomer>,
   answers: ProviderResult[],
   providerErrors: string | null,
+  alerts = true,
 ): Promise<boolean> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
@@ -131,7 +133,7 @@ export async function saveEnrichmentResult(
       enriched_at: now,
     });
     await markEnriched.run(trx, { id: customerId, now });
-    if (vip) {
+    if (vip && alerts) {
       await enqueueVipAlerts(
         trx,
         {
@@ -144,7 +146,7 @@ export async function saveEnrichmentResult(
         { requestId: info.requestId ?? null },
       );
     }
-    return vip;
+    return vip && alerts;
   });
 }
 

@@ -3,11 +3,16 @@
  * engine (see db/prepared-query.ts): order intake is the hot path, and building and compiling
  * each query anew cost more CPU than running it.
  */
+import { sql } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { CustomersTable, OrdersTable, UsageChargesTable } from "../../db/schema.js";
+import { ENRICH_CUSTOMER_TASK } from "../enrichment/enqueue-enrichment.js";
 
-/** A new customer's columns; `now` fills created_at and updated_at, the status is "pending". */
-type CustomerValues = Omit<CustomersTable, "enrichment_status" | "created_at" | "updated_at"> & {
+/**
+ * A new customer's columns; `now` fills updated_at, `created_at` is now too except for an
+ * imported order history (the date of the customer's order); the status is "pending".
+ */
+type CustomerValues = Omit<CustomersTable, "enrichment_status" | "updated_at"> & {
   now: number;
 };
 
@@ -24,6 +29,7 @@ export const insertCustomer = preparedQuery(
     "address_state",
     "address_zipcode",
     "address_country",
+    "created_at",
     "now",
   ],
   (db, v: CustomerValues) =>
@@ -42,21 +48,31 @@ export const insertCustomer = preparedQuery(
         address_zipcode: v.address_zipcode,
         address_country: v.address_country,
         enrichment_status: "pending",
-        created_at: v.now,
+        created_at: v.created_at,
         updated_at: v.now,
       })
       .onConflict((oc) => oc.columns(["store_id", "email_normalized"]).doNothing())
       .returning("id"),
 );
 
+/**
+ * The customer, and while their enrichment is pending its job's priority (a live order moves a
+ * queued backfill enrichment to the live queue): one index probe in the same statement, made
+ * only for a pending customer.
+ */
 export const findCustomer = preparedQuery(
   ["store_id", "email_normalized"],
   (db, v: { store_id: string; email_normalized: string }) =>
     db
       .selectFrom("customers")
-      .select(["id", "enrichment_status"])
-      .where("store_id", "=", v.store_id)
-      .where("email_normalized", "=", v.email_normalized),
+      .leftJoin("jobs", (join) =>
+        join
+          .on("customers.enrichment_status", "=", sql.lit("pending"))
+          .on(sql`jobs.job_key`, "=", sql`${sql.lit(`${ENRICH_CUSTOMER_TASK}:`)} || customers.id`),
+      )
+      .select(["customers.id", "customers.enrichment_status", "jobs.priority as job_priority"])
+      .where("customers.store_id", "=", v.store_id)
+      .where("customers.email_normalized", "=", v.email_normalized),
 );
 
 export const insertCharge = preparedQuery(
@@ -102,4 +118,14 @@ export const findOrder = preparedQuery(
       .select(["id", "customer_id"])
       .where("store_id", "=", v.store_id)
       .where("external_order_id", "=", v.external_order_id),
+);
+
+/** A queued backfill enrichment joins the live queue (submit-order.ts, promoteEnrichment). */
+export const promoteJob = preparedQuery(
+  ["job_key", "payload", "live"],
+  (db, v: { job_key: string; payload: string; live: number }) =>
+    db
+      .updateTable("jobs")
+      .set({ priority: v.live, payload: v.payload })
+      .where("job_key", "=", v.job_key),
 );

@@ -56,9 +56,11 @@ export function registerOrderRoutes(
       const parsed = parseOrderRequest(request.body);
       if (!parsed.ok) throw new AppError("bad_request", parsed.message);
       const key = request.apiKey as AuthenticatedKey;
-      const result = await submitOrder(deps, key, parsed.value, request.id);
-      deps.metrics.submission(result.enrichmentStatus);
-      return { success: true, ...result };
+      const { customerId, orderId, enrichmentStatus } = await submitOrder(deps, key, parsed.value, {
+        requestId: request.id,
+      });
+      deps.metrics.submission(enrichmentStatus);
+      return { success: true, customerId, orderId, enrichmentStatus };
     },
   });
 

@@ -4,6 +4,8 @@
  *   when new: enqueue its enrichment and write its one usage charge;
  *   when its enrichment failed: flip it back to pending and requeue (no new charge);
  *   get-or-create the order (unique per store and platform order id).
+ * The API and the order importers (features/order-import) both come through here; an import
+ * passes `orderedAt` (the order's own date), `alerts: false` and the backfill priority.
  * Every uniqueness guard is a database constraint used through INSERT … ON CONFLICT DO NOTHING,
  * so racing requests on any number of processes converge on one row. Any error rolls the whole
  * transaction back, which is what makes a 500 safe to retry.
@@ -13,8 +15,13 @@ import type { Dialect } from "../../db/connect.js";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { AppError } from "../../http/errors.js";
+import { JOB_PRIORITIES, type JobPriority } from "../../jobs/claim-jobs.js";
 import { newId } from "../../lib/ids.js";
-import { enqueueEnrichment } from "../enrichment/enqueue-enrichment.js";
+import {
+  type EnrichmentOptions,
+  enqueueEnrichment,
+  enrichmentJobKey,
+} from "../enrichment/enqueue-enrichment.js";
 import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
 import {
@@ -24,6 +31,7 @@ import {
   insertCustomer,
   insertOrder,
   insertOrderOnce,
+  promoteJob,
 } from "./order-queries.js";
 import type { OrderSubmission } from "./order-request.js";
 
@@ -35,6 +43,24 @@ export interface SubmitOrderResult {
   enrichmentStatus: EnrichmentStatusAnswer;
 }
 
+/** What the API does not answer but an importer counts. */
+export interface SubmitOrderOutcome extends SubmitOrderResult {
+  newCustomer: boolean;
+  /** false when the order id was already stored (a repeat). */
+  newOrder: boolean;
+}
+
+export interface SubmitOrderOptions {
+  /** Dates the order (and a new customer): epoch ms. Default: when received. */
+  orderedAt?: number;
+  /** false: this customer's enrichment raises no VIP alert. Default true. */
+  alerts?: boolean;
+  /** The enrichment job's priority. Default "live". */
+  priority?: JobPriority;
+  /** The request's X-Request-Id, carried by the enrichment job. */
+  requestId?: string | null;
+}
+
 export interface StoreRef {
   storeId: string;
   accountId: string;
@@ -44,39 +70,53 @@ export async function submitOrder(
   deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
   store: StoreRef,
   submission: OrderSubmission,
-  /** The request's X-Request-Id, carried by the enrichment job. */
-  requestId: string | null = null,
-): Promise<SubmitOrderResult> {
+  options: SubmitOrderOptions = {},
+): Promise<SubmitOrderOutcome> {
   const dialect = deps.db.dialect;
+  const enrichment: EnrichmentOptions = {
+    alerts: options.alerts ?? true,
+    priority: options.priority ?? "live",
+  };
+  const maxAttempts = deps.config.enrichment.maxAttempts;
+  const requestId = options.requestId ?? null;
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
-    const customer = await getOrCreateCustomer(trx, dialect, store, submission, now);
+    const datedAt = options.orderedAt ?? now;
+    const customer = await getOrCreateCustomer(trx, dialect, store, submission, now, datedAt);
     let enrichmentStatus: EnrichmentStatusAnswer;
     if (customer.created) {
-      const { maxAttempts } = deps.config.enrichment;
-      await enqueueEnrichment(trx, customer.id, now, maxAttempts, requestId);
+      await enqueueEnrichment(trx, customer.id, now, maxAttempts, enrichment, requestId);
       await chargeEnrichment(trx, dialect, store, customer.id, deps.config.enrichmentPriceUsd, now);
       enrichmentStatus = "queued";
     } else {
       enrichmentStatus = await answerForExisting(
         trx,
-        customer.id,
-        customer.status,
+        dialect,
+        customer,
         now,
-        deps.config.enrichment.maxAttempts,
+        maxAttempts,
+        enrichment,
         requestId,
       );
+      if (options.orderedAt !== undefined) await backdateCustomer(trx, customer.id, datedAt);
     }
-    const result: SubmitOrderResult = { customerId: customer.id, enrichmentStatus };
+    const result: SubmitOrderOutcome = {
+      customerId: customer.id,
+      enrichmentStatus,
+      newCustomer: customer.created,
+      newOrder: false,
+    };
     if (submission.order !== null) {
-      result.orderId = await getOrCreateOrder(
+      const order = await getOrCreateOrder(
         trx,
         dialect,
         store,
         customer.id,
         submission.order,
-        now,
+        datedAt,
       );
+      result.orderId = order.id;
+      result.newOrder = order.created;
     }
     return result;
   });
@@ -91,7 +131,8 @@ async function getOrCreateCustomer(
   store: StoreRef,
   s: OrderSubmission,
   now: number,
-): Promise<{ id: string; created: boolean; status: EnrichmentStatus }> {
+  createdAt: number,
+): Promise<ExistingCustomer & { created: boolean }> {
   const emailNormalized = normalizeEmail(s.email);
   const inserted = await insertCustomer.executeTakeFirst(trx, dialect, {
     id: newId(now),
@@ -105,9 +146,10 @@ async function getOrCreateCustomer(
     address_state: s.address?.state ?? null,
     address_zipcode: s.address?.zipcode ?? null,
     address_country: s.address?.country ?? null,
+    created_at: createdAt,
     now,
   });
-  if (inserted) return { id: inserted.id, created: true, status: "pending" };
+  if (inserted) return { id: inserted.id, created: true, status: "pending", jobPriority: null };
 
   const existing = await findCustomer.executeTakeFirst(trx, dialect, {
     store_id: store.storeId,
@@ -115,23 +157,68 @@ async function getOrCreateCustomer(
   });
   // Only a concurrent delete could get here; it fails the transaction as a 500, as before.
   if (!existing) throw new Error("customer not found after its insert conflicted");
-  return { id: existing.id, created: false, status: existing.enrichment_status };
+  return {
+    id: existing.id,
+    created: false,
+    status: existing.enrichment_status,
+    jobPriority: existing.job_priority,
+  };
+}
+
+/**
+ * An imported history may list a customer's orders newest first: the customer dates from
+ * their earliest order seen, so the dashboard's new-customers chart counts them on that day.
+ */
+async function backdateCustomer(trx: Transaction<Database>, customerId: string, at: number) {
+  await trx
+    .updateTable("customers")
+    .set({ created_at: at })
+    .where("id", "=", customerId)
+    .where("created_at", ">", at)
+    .execute();
+}
+
+/**
+ * A live order from a customer whose enrichment is still queued as part of an import: the
+ * customer is shopping now, so the job joins the live queue (ahead of the rest of the backfill)
+ * and may alert like any live customer's. Only when findCustomer saw a backfill job.
+ */
+async function promoteEnrichment(trx: Transaction<Database>, dialect: Dialect, customerId: string) {
+  await promoteJob.execute(trx, dialect, {
+    job_key: enrichmentJobKey(customerId),
+    payload: JSON.stringify({ customerId }),
+    live: JOB_PRIORITIES.live,
+  });
+}
+
+interface ExistingCustomer {
+  id: string;
+  status: EnrichmentStatus;
+  /** The enrichment job's priority while the customer is pending, else null. */
+  jobPriority: number | null;
 }
 
 /** Existing customer: enriched → existing; running → queued; failed → requeue and retry. */
 async function answerForExisting(
   trx: Transaction<Database>,
-  customerId: string,
-  status: EnrichmentStatus,
+  dialect: Dialect,
+  { id: customerId, status, jobPriority }: ExistingCustomer,
   now: number,
   maxAttempts: number,
+  enrichment: EnrichmentOptions,
   requestId: string | null,
 ): Promise<EnrichmentStatusAnswer> {
   if (status === "enriched") return "existing";
-  if (status === "pending") return "queued";
+  if (status === "pending") {
+    const queuedAsBackfill = jobPriority !== null && jobPriority !== JOB_PRIORITIES.live;
+    if (enrichment.priority === "live" && queuedAsBackfill) {
+      await promoteEnrichment(trx, dialect, customerId);
+    }
+    return "queued";
+  }
   // Only the request that flips failed → pending requeues; a racing one sees pending: queued.
   if (!(await requeueFailedEnrichment(trx, customerId, now))) return "queued";
-  await enqueueEnrichment(trx, customerId, now, maxAttempts, requestId);
+  await enqueueEnrichment(trx, customerId, now, maxAttempts, enrichment, requestId);
   return "retry";
 }
 
@@ -159,24 +246,24 @@ async function getOrCreateOrder(
   store: StoreRef,
   customerId: string,
   order: NonNullable<OrderSubmission["order"]>,
-  now: number,
-): Promise<string> {
+  orderedAt: number,
+): Promise<{ id: string; created: boolean }> {
   const values = {
-    id: newId(now),
+    id: newId(orderedAt),
     store_id: store.storeId,
     customer_id: customerId,
     external_order_id: order.id,
     order_number: order.number,
     total: order.total,
     currency: order.currency,
-    created_at: now,
+    created_at: orderedAt,
   };
   if (order.id === null) {
     await insertOrder.execute(trx, dialect, values);
-    return values.id;
+    return { id: values.id, created: true };
   }
   const inserted = await insertOrderOnce.executeTakeFirst(trx, dialect, values);
-  if (inserted) return inserted.id;
+  if (inserted) return { id: inserted.id, created: true };
 
   const existing = await findOrder.executeTakeFirst(trx, dialect, {
     store_id: store.storeId,
@@ -190,5 +277,5 @@ async function getOrCreateOrder(
       `order.id ${JSON.stringify(order.id)} already belongs to a different customer of this store`,
     );
   }
-  return existing.id;
+  return { id: existing.id, created: false };
 }
