@@ -25,7 +25,7 @@
  *   handler sleeps inside the call, freezing every request of this process meanwhile, so the
  *   writer runs with busy_timeout = 0: a BEGIN IMMEDIATE (or a write outside a transaction)
  *   that finds the lock taken fails at once with SQLITE_BUSY, and is tried again after an
- *   asynchronous pause (1 ms doubling to 25 ms) until `busyTimeoutMs` has passed; then it fails
+ *   asynchronous pause until `busyTimeoutMs` has passed (wait-for-write-lock.ts); then it fails
  *   with DatabaseBusyError, having written nothing. Requests that need no write carry on
  *   meanwhile (reads use the reader connection). Writers of this process queue behind the one
  *   that waits, in order, as they would behind SQLite's lock.
@@ -40,14 +40,11 @@
  *   fails): DatabaseBusyError, nothing written, and releasing the connection frees the writer
  *   for the next transaction (releaseConnection).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type SQLite from "better-sqlite3";
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
-import { DatabaseBusyError, isBusy } from "./errors.js";
+import { waitForWriteLock } from "./wait-for-write-lock.js";
 
 const MAX_GROUP = 100;
-/** The longest asynchronous pause between two tries for a write lock another process holds. */
-const MAX_BUSY_PAUSE_MS = 25;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const MAX_CACHED_STATEMENTS = 500;
 const SAVEPOINT = "velvet_txn";
@@ -125,29 +122,6 @@ export class GroupCommitSqliteDriver implements Driver {
     this.#busyTimeoutMs = busyTimeoutMs;
   }
 
-  /**
-   * Runs `attempt` (one statement that takes SQLite's write lock) until it does not find the
-   * lock taken by another process, pausing asynchronously between tries.
-   */
-  async #whenLockFree<T>(attempt: () => T): Promise<T> {
-    const deadline = performance.now() + this.#busyTimeoutMs;
-    for (let pause = 1; ; pause = Math.min(pause * 2, MAX_BUSY_PAUSE_MS)) {
-      try {
-        return attempt();
-      } catch (error) {
-        if (!isBusy(error)) throw error;
-        const left = deadline - performance.now();
-        if (left <= 0) {
-          throw new DatabaseBusyError(
-            `another process held the SQLite write lock for more than ${this.#busyTimeoutMs} ms (SQLITE_BUSY_TIMEOUT_MS); nothing was written`,
-            { cause: error },
-          );
-        }
-        await sleep(Math.min(pause, left));
-      }
-    }
-  }
-
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -167,7 +141,7 @@ export class GroupCommitSqliteDriver implements Driver {
     try {
       if (this.#group === null) {
         const begin = this.writer.get("begin immediate");
-        await this.#whenLockFree(() => begin.run());
+        await waitForWriteLock(() => begin.run(), this.#busyTimeoutMs);
         this.#group = [];
       }
       this.writer.get(`savepoint ${SAVEPOINT}`).run();
@@ -247,7 +221,7 @@ export class GroupCommitSqliteDriver implements Driver {
     const statement = this.writer.get(query.sql);
     // Outside a transaction a write takes the lock itself (autocommit): wait for it here too.
     if (!lease.inTransaction && !statement.readonly)
-      return this.#whenLockFree(() => run(statement, query.parameters));
+      return waitForWriteLock(() => run(statement, query.parameters), this.#busyTimeoutMs);
     return run(statement, query.parameters);
   }
 
