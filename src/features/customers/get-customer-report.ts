@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import { normalizeEmail } from "../orders/email-address.js";
 import type { Address } from "../orders/order-request.js";
+import { customerDetailsView, orderView } from "./customer-views.js";
 
 export interface CustomerReport {
   customerId: string;
@@ -77,17 +78,7 @@ export async function getCustomerReport(
     .execute();
 
   return {
-    customerId: c.id,
-    email: c.email,
-    firstName: c.first_name,
-    lastName: c.last_name,
-    phone: c.phone,
-    address: {
-      city: c.address_city,
-      state: c.address_state,
-      zipcode: c.address_zipcode,
-      country: c.address_country,
-    },
+    ...customerDetailsView(c),
     createdAt: iso(c.created_at),
     enrichment: {
       status: c.enrichment_status,
@@ -100,13 +91,6 @@ export async function getCustomerReport(
       enrichedAt: c.enriched_at ? iso(c.enriched_at) : null,
       lastError: c.last_error ?? null,
     },
-    orders: orders.map((o) => ({
-      orderId: o.id,
-      externalId: o.external_order_id,
-      number: o.order_number,
-      total: o.total,
-      currency: o.currency,
-      createdAt: iso(o.created_at),
-    })),
+    orders: orders.map(orderView),
   };
 }

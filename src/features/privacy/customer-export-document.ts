@@ -7,6 +7,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { withAttempts } from "../alerts/with-attempts.js";
+import { customerDetailsView, orderView } from "../customers/customer-views.js";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -56,29 +57,12 @@ export async function buildCustomerExport(db: Kysely<Database>, customerId: stri
   return {
     exportedAt: iso(now),
     customer: {
-      customerId: c.id,
-      email: c.email,
-      firstName: c.first_name,
-      lastName: c.last_name,
-      phone: c.phone,
-      address: {
-        city: c.address_city,
-        state: c.address_state,
-        zipcode: c.address_zipcode,
-        country: c.address_country,
-      },
+      ...customerDetailsView(c),
       enrichmentStatus: c.enrichment_status,
       createdAt: iso(c.created_at),
       updatedAt: iso(c.updated_at),
     },
-    orders: orders.map((o) => ({
-      orderId: o.id,
-      externalId: o.external_order_id,
-      number: o.order_number,
-      total: o.total,
-      currency: o.currency,
-      createdAt: iso(o.created_at),
-    })),
+    orders: orders.map(orderView),
     enrichment:
       enrichment === undefined
         ? null
