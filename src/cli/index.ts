@@ -2,7 +2,7 @@ import { CommanderError } from "commander";
 import { ConfigError } from "../config.js";
 import { DatabaseUnavailableError } from "../db/database-unavailable.js";
 import { MigrationError } from "../db/migrate.js";
-import { AppError } from "../http/errors.js";
+import { AppError } from "../lib/app-error.js";
 import { ListenError } from "../lib/listen-error.js";
 import { CliError } from "./output.js";
 import { buildProgram } from "./program.js";

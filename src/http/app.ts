@@ -23,8 +23,9 @@ import {
 } from "../features/health/health-routes.js";
 import { registerOrderRoutes } from "../features/orders/order-route.js";
 import { createKeyRateLimiter } from "../features/rate-limits/key-rate-limiter.js";
+import { AppError } from "../lib/app-error.js";
 import { allTasks } from "../tasks.js";
-import { AppError, errorBody } from "./errors.js";
+import { appErrorAnswer, errorBody } from "./errors.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -97,7 +98,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.code(error.status).headers(error.headers).send(error.toBody());
+      const { status, body } = appErrorAnswer(error);
+      return reply.code(status).headers(error.headers).send(body);
     }
     const mapped = mapFrameworkError(error);
     if (mapped) return reply.code(mapped.status).send(errorBody(mapped.status, mapped.message));

@@ -5,7 +5,7 @@
 import type { Kysely } from "kysely";
 import { isUniqueViolation } from "../../db/errors.js";
 import type { Database } from "../../db/schema.js";
-import { AppError } from "../../http/errors.js";
+import { AppError } from "../../lib/app-error.js";
 import { newId } from "../../lib/ids.js";
 import { createApiKey } from "../api-keys/create-api-key.js";
 import { normalizeEmail } from "../orders/email-address.js";

@@ -15,7 +15,7 @@
  */
 import { statSync } from "node:fs";
 import type { Deps } from "../../deps.js";
-import { AppError } from "../../http/errors.js";
+import { AppError } from "../../lib/app-error.js";
 import { multiply } from "../../lib/decimal.js";
 import { getAccount } from "../accounts/get-account.js";
 import { normalizeEmail } from "../orders/email-address.js";

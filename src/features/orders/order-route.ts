@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.js";
-import { AppError, MESSAGES } from "../../http/errors.js";
+import { AppError, MESSAGES } from "../../lib/app-error.js";
 import {
   type AuthenticatedKey,
   authenticateApiKey,

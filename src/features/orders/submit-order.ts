@@ -14,8 +14,8 @@ import type { Transaction } from "kysely";
 import type { Dialect } from "../../db/connect.js";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
-import { AppError } from "../../http/errors.js";
 import { JOB_PRIORITIES, type JobPriority } from "../../jobs/claim-jobs.js";
+import { AppError } from "../../lib/app-error.js";
 import { newId } from "../../lib/ids.js";
 import {
   type EnrichmentOptions,

@@ -3,7 +3,7 @@
  * (`velvet account set --rate-limit N`), else API_RATE_LIMIT_PER_MINUTE; 0 means none. Returns
  * the headers to send (none when unlimited); over the limit, throws the 429.
  */
-import { AppError } from "../../http/errors.js";
+import { AppError } from "../../lib/app-error.js";
 import type { AuthenticatedKey } from "../api-keys/authenticate-api-key.js";
 import type { KeyRateLimiter } from "./key-rate-limiter.js";
 import { rateLimitHeaders, rateLimitMessage } from "./rate-limit-headers.js";

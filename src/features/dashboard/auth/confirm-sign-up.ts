@@ -5,7 +5,7 @@
  * account.
  */
 import type { Deps } from "../../../deps.js";
-import { AppError } from "../../../http/errors.js";
+import { AppError } from "../../../lib/app-error.js";
 import { type CreatedAccount, createAccount } from "../../accounts/create-account.js";
 import { hashOneTimeToken, isWellFormedToken } from "../../security/one-time-token.js";
 
