@@ -2,9 +2,49 @@
  * The layers of src/, lowest first; an import may only point down (README, "How the code is laid
  * out"). Tests may reach anything; the rules read production files only.
  *
- *   lib → config → db → jobs → features → http → cli → main.ts
+ *   lib → config → db → jobs → deps.ts → features (in FEATURE_ORDER) → app-deps.ts, http
+ *   → cli → tasks.ts, main.ts
  */
+const fs = require("node:fs");
+const path = require("node:path");
+
 const PROD = "^src/.*(?<!\\.test)\\.ts$";
+
+/**
+ * The feature folders, lowest first: a feature may import only the features listed before it.
+ * A new folder under src/features/ must be added here (lint fails until it is), at the place its
+ * imports allow: after everything it uses, before everything that uses it.
+ */
+const FEATURE_ORDER = [
+  "metrics", // counters every other feature may bump
+  "audit", // the audit trail other features write to
+  "billing",
+  "zip-income",
+  "health",
+  "security", // one-time tokens, attempt throttles
+  "api-keys", // which store a key acts for
+  "rate-limits",
+  "enrichment", // look up, score, decide; hands a VIP on through deps.onVip
+  "orders",
+  "customers",
+  "alerts",
+  "accounts",
+  "order-import",
+  "privacy",
+  "dashboard", // the web UI over all of the above
+];
+
+const featureDirs = fs
+  .readdirSync(path.join(__dirname, "src/features"), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const unplaced = featureDirs.filter((d) => !FEATURE_ORDER.includes(d));
+if (unplaced.length > 0) {
+  throw new Error(
+    `.dependency-cruiser.cjs: add src/features/${unplaced.join(", src/features/")} to FEATURE_ORDER`,
+  );
+}
+const asPattern = (name) => name.replace(/[-]/g, "\\-");
 
 /** A rule: files under `from` may not import files matching `to`. */
 const forbid = (name, comment, from, to) => ({
@@ -34,26 +74,43 @@ module.exports = {
       "config-above-lib-only",
       "config.ts reads the environment; it needs lib/ at most.",
       "^src/config\\.ts$",
-      "^src/(db|jobs|features|http|cli)/|^src/(main|deps|tasks)\\.ts$",
+      "^src/(db|jobs|features|http|cli)/|^src/(main|deps|app-deps|tasks)\\.ts$",
     ),
     forbid(
       "db-below-jobs",
       "db/ knows tables and drivers, not jobs, features or transports.",
       "^src/db/",
-      "^src/(jobs|features|http|cli)/|^src/(main|deps|tasks)\\.ts$",
+      "^src/(jobs|features|http|cli)/|^src/(main|deps|app-deps|tasks)\\.ts$",
     ),
     forbid(
       "jobs-below-features",
-      "The job queue runs tasks it is given; it names no feature.",
+      "The job queue runs tasks it is given (task.ts: WorkerDeps); it names no feature.",
       "^src/jobs/",
-      "^src/(features|http|cli)/|^src/(main|deps|tasks)\\.ts$",
+      "^src/(features|http|cli)/|^src/(main|deps|app-deps|tasks)\\.ts$",
+    ),
+    forbid(
+      "deps-names-no-feature",
+      "deps.ts holds what every feature may use; a feature's own needs are declared in the feature.",
+      "^src/deps\\.ts$",
+      "^src/(features|http|cli)/|^src/(main|app-deps|tasks)\\.ts$",
     ),
     forbid(
       "features-below-transports",
       "A feature never imports http/, cli/ or the composition root; main.ts hands it what it needs.",
       "^src/features/",
-      "^src/(http|cli)/|^src/(main|tasks)\\.ts$",
+      "^src/(http|cli)/|^src/(main|app-deps|tasks)\\.ts$",
     ),
+    ...FEATURE_ORDER.map((feature, i) => {
+      const allowed = FEATURE_ORDER.slice(0, i + 1)
+        .map(asPattern)
+        .join("|");
+      return forbid(
+        `feature-order-${feature}`,
+        `${feature} may import only the features before it in FEATURE_ORDER (.dependency-cruiser.cjs).`,
+        `^src/features/${asPattern(feature)}/`,
+        `^src/features/(?!(${allowed})/)`,
+      );
+    }),
     forbid(
       "http-below-cli",
       "http/ serves; the CLI starts it, not the reverse.",

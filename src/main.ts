@@ -3,12 +3,13 @@
  * Commands call these functions; nothing else constructs infrastructure.
  */
 import { type Logger, pino } from "pino";
+import type { AppDeps } from "./app-deps.js";
 import { type Config, loadConfig } from "./config.js";
 import { type Db, openDatabase } from "./db/connect.js";
 import { databaseUnavailable } from "./db/database-unavailable.js";
 import { type MigrationReport, migrateToLatest } from "./db/migrate.js";
-import type { Deps } from "./deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
+import { enqueueVipAlerts } from "./features/alerts/enqueue-vip-alerts.js";
 import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
 import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
 import { observeProviderCalls } from "./features/enrichment/providers/observe-provider-calls.js";
@@ -49,7 +50,7 @@ export interface BuildDepsOptions {
 }
 
 /** Opens the database (migrating it unless told not to) and returns the dependency object. */
-export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
+export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps> {
   const config = options.config ?? loadConfig();
   const log = options.log ?? createLogger(config);
   const db = openDatabase(config.database, {
@@ -93,6 +94,9 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<Deps> {
     lookupAll: metrics.enabled
       ? observeProviderCalls(threaded.lookupAll, metrics)
       : threaded.lookupAll,
+    // Enrichment hands a new VIP to the alerts feature without knowing it.
+    onVip: (trx, vip, now) =>
+      enqueueVipAlerts(trx, vip, now, { requestId: vip.requestId }).then(() => undefined),
     closeProviders: threaded.close,
     alerts,
     metrics,
@@ -114,7 +118,7 @@ export async function prepareDatabase(
   return { ...report, zipIncomesLoaded };
 }
 
-export async function closeDeps(deps: Deps): Promise<void> {
+export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.closeProviders();
   await deps.alerts.close();
   await deps.db.close();

@@ -2,7 +2,7 @@
  * Every background task Velvet runs, in one list: the worker (in `velvet serve` and
  * `velvet worker`) runs exactly these. A feature adds its TaskDefinition here.
  */
-import type { Deps } from "./deps.js";
+import type { AppDeps } from "./app-deps.js";
 import { alertTasks } from "./features/alerts/alert-tasks.js";
 import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
 import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
@@ -10,7 +10,7 @@ import { retentionTasks } from "./features/privacy/retention/retention-tasks.js"
 import type { TaskDefinition } from "./jobs/task.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
-export function allTasks(deps: Pick<Deps, "alerts">): TaskDefinition<any>[] {
+export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<any>[] {
   return [
     createEnrichCustomerTask(),
     ...alertTasks(deps.alerts),

@@ -1,6 +1,6 @@
 import { pino } from "pino";
+import type { AppDeps } from "../app-deps.js";
 import { loadConfig } from "../config.js";
-import type { Deps } from "../deps.js";
 import { buildDeps, closeDeps } from "../main.js";
 
 /**
@@ -8,7 +8,7 @@ import { buildDeps, closeDeps } from "../main.js";
  * `providers: false` for a command that never calls a provider: no provider thread is started.
  */
 export async function withDeps<T>(
-  fn: (deps: Deps) => Promise<T>,
+  fn: (deps: AppDeps) => Promise<T>,
   options: { migrate?: boolean; providers?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();

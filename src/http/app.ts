@@ -11,9 +11,9 @@ import Fastify, {
   type FastifyReply,
   LogController,
 } from "fastify";
+import type { AppDeps } from "../app-deps.js";
 import type { TrustProxy } from "../config.js";
 import { DatabaseBusyError } from "../db/errors.js";
-import type { Deps } from "../deps.js";
 import { registerDashboard } from "../features/dashboard/dashboard-plugin.js";
 import { sendNotFoundPage } from "../features/dashboard/html/error-pages.js";
 import {
@@ -35,7 +35,7 @@ export interface AppOptions {
   lifecycle?: Lifecycle;
 }
 
-export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     // One access-log line per request (onResponse below) instead of Fastify's two.

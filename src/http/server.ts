@@ -3,7 +3,7 @@
  * in-flight requests, then release the database.
  */
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../deps.js";
+import type { AppDeps } from "../app-deps.js";
 import { listenError } from "../lib/listen-error.js";
 import { buildApp } from "./app.js";
 
@@ -14,7 +14,7 @@ export interface RunningServer {
 }
 
 export async function startServer(
-  deps: Deps,
+  deps: AppDeps,
   options: { port?: number; host?: string } = {},
 ): Promise<RunningServer> {
   const lifecycle = { shuttingDown: false };
@@ -42,7 +42,7 @@ export async function startServer(
 }
 
 /** Runs until a termination signal, then shuts down in order and resolves. */
-export function untilSignal(log: Deps["log"], stop: () => Promise<void>): Promise<void> {
+export function untilSignal(log: AppDeps["log"], stop: () => Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {

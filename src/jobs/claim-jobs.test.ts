@@ -7,7 +7,7 @@ import {
   openTestDeps,
   waitFor,
 } from "../../test/support/job-deps.js";
-import type { Deps } from "../deps.js";
+import type { AppDeps } from "../app-deps.js";
 import { closeDeps } from "../main.js";
 import { claimJobs } from "./claim-jobs.js";
 import { enqueueJob } from "./enqueue-job.js";
@@ -20,7 +20,7 @@ const LEASE_MS = 30_000;
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`claiming jobs (${engine.name})`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     let clock: ManualClock;
 
     beforeEach(async () => {

@@ -4,22 +4,25 @@
  * `onGiveUp` runs while the worker still holds the row, so it is called once per give-up, or
  * again by another worker if this process dies in the middle (see `holdForGiveUp`).
  */
-import type { Deps } from "../deps.js";
 import type { ClaimedJob } from "./claim-jobs.js";
 import { failJob, holdForGiveUp, type Lease } from "./settle-job.js";
-import type { TaskDefinition } from "./task.js";
+import type { TaskDefinition, WorkerDeps } from "./task.js";
 
-export interface GiveUp {
+export interface GiveUp<D extends WorkerDeps = WorkerDeps> {
   job: ClaimedJob;
   lease: Lease;
   error: string;
   /** The task and its parsed payload, when both are known: only then can `onGiveUp` run. */
-  task?: TaskDefinition<unknown>;
+  task?: TaskDefinition<unknown, D>;
   payload?: unknown;
 }
 
 /** Returns false when the worker no longer held the job (its lease had expired and moved on). */
-export async function giveUpJob(deps: Deps, leaseMs: number, g: GiveUp): Promise<boolean> {
+export async function giveUpJob<D extends WorkerDeps>(
+  deps: D,
+  leaseMs: number,
+  g: GiveUp<D>,
+): Promise<boolean> {
   const db = deps.db;
   const onGiveUp = g.task?.onGiveUp;
   if (onGiveUp === undefined || g.task === undefined) {

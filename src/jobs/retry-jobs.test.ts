@@ -7,8 +7,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedVip } from "../../test/support/alert-fixtures.js";
 import { ENGINES, type TestDatabase } from "../../test/support/databases.js";
+import type { AppDeps } from "../app-deps.js";
 import { loadConfig } from "../config.js";
-import type { Deps } from "../deps.js";
 import { createAccount } from "../features/accounts/create-account.js";
 import { enqueueVipAlerts } from "../features/alerts/enqueue-vip-alerts.js";
 import type { EnrichmentProvider } from "../features/enrichment/providers/provider.js";
@@ -37,7 +37,7 @@ const pdl: EnrichmentProvider = {
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`retrying given-up jobs on ${engine.name}`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     beforeAll(async () => {
       database = await engine.create();
       const config = {

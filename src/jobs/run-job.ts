@@ -2,7 +2,6 @@
  * One attempt of one claimed job: find its task, validate the payload, run the handler, and
  * settle the outcome (delete, reschedule, give up or, at shutdown, release).
  */
-import type { Deps } from "../deps.js";
 import { backoffDelayMs } from "./backoff.js";
 import type { ClaimedJob } from "./claim-jobs.js";
 import { giveUpJob } from "./give-up-job.js";
@@ -15,11 +14,11 @@ import {
   repeatJob,
   rescheduleJob,
 } from "./settle-job.js";
-import type { BackoffPolicy, JobOutcome, TaskDefinition } from "./task.js";
+import type { BackoffPolicy, JobOutcome, TaskDefinition, WorkerDeps } from "./task.js";
 
-export interface JobRunner {
-  deps: Deps;
-  tasks: ReadonlyMap<string, TaskDefinition<unknown>>;
+export interface JobRunner<D extends WorkerDeps = WorkerDeps> {
+  deps: D;
+  tasks: ReadonlyMap<string, TaskDefinition<unknown, D>>;
   leaseMs: number;
   backoff: BackoffPolicy;
   random: () => number;
@@ -38,8 +37,8 @@ export class LeaseExpiring extends Error {
   override name = "LeaseExpiring";
 }
 
-export async function runJob(
-  runner: JobRunner,
+export async function runJob<D extends WorkerDeps>(
+  runner: JobRunner<D>,
   job: ClaimedJob,
   signal: AbortSignal,
 ): Promise<RunResult> {
@@ -68,9 +67,9 @@ export async function runJob(
   return settle(runner, job, lease, task, parsed.value, outcome);
 }
 
-async function attempt(
-  deps: Deps,
-  task: TaskDefinition<unknown>,
+async function attempt<D extends WorkerDeps>(
+  deps: D,
+  task: TaskDefinition<unknown, D>,
   payload: unknown,
   job: ClaimedJob,
   signal: AbortSignal,
@@ -99,11 +98,11 @@ async function attempt(
   }
 }
 
-async function settle(
-  runner: JobRunner,
+async function settle<D extends WorkerDeps>(
+  runner: JobRunner<D>,
   job: ClaimedJob,
   lease: Lease,
-  task: TaskDefinition<unknown>,
+  task: TaskDefinition<unknown, D>,
   payload: unknown,
   outcome: JobOutcome,
 ): Promise<RunResult> {
@@ -143,7 +142,7 @@ async function settle(
   return settled(rescheduled, "retried");
 }
 
-function jobLog(deps: Deps, job: ClaimedJob): Deps["log"] {
+function jobLog(deps: WorkerDeps, job: ClaimedJob): WorkerDeps["log"] {
   const bindings = { jobId: job.id, task: job.task, attempt: job.attempts };
   return deps.log.child(
     job.request_id === null ? bindings : { ...bindings, requestId: job.request_id },
@@ -156,7 +155,7 @@ function settled(held: boolean, result: RunResult): RunResult {
 
 type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 
-export function parsePayload(task: TaskDefinition<unknown>, raw: string): Parsed {
+export function parsePayload(task: Pick<TaskDefinition, "task" | "payload">, raw: string): Parsed {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -176,7 +175,10 @@ export function parsePayload(task: TaskDefinition<unknown>, raw: string): Parsed
  * up, keeping the last error it recorded if any, so `onGiveUp` still runs and nothing is left
  * locked forever.
  */
-export async function giveUpAbandonedJob(runner: JobRunner, job: ClaimedJob): Promise<RunResult> {
+export async function giveUpAbandonedJob<D extends WorkerDeps>(
+  runner: JobRunner<D>,
+  job: ClaimedJob,
+): Promise<RunResult> {
   const task = runner.tasks.get(job.task);
   const parsed = task === undefined ? undefined : parsePayload(task, job.payload);
   const error =

@@ -35,9 +35,27 @@
  * `ctx.signal`, which is aborted before the lease runs out.
  */
 import type { Transaction } from "kysely";
+import type { Logger } from "pino";
 import type { z } from "zod";
+import type { Config } from "../config.js";
+import type { Db } from "../db/connect.js";
 import type { Database } from "../db/schema.js";
-import type { Deps } from "../deps.js";
+import type { Clock } from "../lib/clock.js";
+import type { JobWakeup } from "./job-wakeup.js";
+
+/**
+ * What the job system itself uses of the process. A worker is given more (`D`: whatever its
+ * tasks need, composed in main.ts) and hands that on to each task untouched, so the queue names
+ * no feature.
+ */
+export interface WorkerDeps {
+  config: Pick<Config, "worker">;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  /** Rung after a commit that enqueued jobs; the worker subscribes to it when present. */
+  jobs?: JobWakeup;
+}
 
 export interface JobContext {
   jobId: string;
@@ -76,24 +94,24 @@ export interface BackoffPolicy {
   maxMs: number;
 }
 
-export interface TaskDefinition<P = unknown> {
+export interface TaskDefinition<P = unknown, D extends WorkerDeps = WorkerDeps> {
   task: string;
   /** Payloads are validated when a job is run; a malformed payload fails the job permanently. */
   payload: z.ZodType<P>;
-  handle(deps: Deps, payload: P, ctx: JobContext): Promise<JobOutcome>;
+  handle(deps: D, payload: P, ctx: JobContext): Promise<JobOutcome>;
   /**
    * Called once when the job will not be tried again (attempts exhausted or `fail`), while the
    * worker still holds the job; if the process dies meanwhile, another worker calls it again.
    * Not called for a malformed payload (there is no valid payload to pass).
    */
-  onGiveUp?(deps: Deps, payload: P, error: string): Promise<void>;
+  onGiveUp?(deps: D, payload: P, error: string): Promise<void>;
   /** Runs on its own every `everyMs` (see "periodic task" above); its payload is `{}`. */
   periodic?: { everyMs: number };
   /**
    * Run once when a worker that has this task starts, before its first claim (for example: make
    * jobs that waited for something this process has due now). A failure is logged, not fatal.
    */
-  onWorkerStart?(deps: Deps): Promise<void>;
+  onWorkerStart?(deps: D): Promise<void>;
   /**
    * Called in the transaction that revives a given-up job (`velvet jobs retry`, the
    * dashboard's Settings → System): undo what `onGiveUp` marked, so the data and the job agree.

@@ -13,7 +13,7 @@ import {
   recordingTask,
 } from "../../test/support/recording-task.js";
 import { spawnWorker, type WorkerProcess } from "../../test/support/spawn-worker.js";
-import type { Deps } from "../deps.js";
+import type { AppDeps } from "../app-deps.js";
 import { closeDeps } from "../main.js";
 import { enqueueJob } from "./enqueue-job.js";
 import { createWorker, type Worker } from "./worker.js";
@@ -23,7 +23,7 @@ const LEASE_MS = 2000;
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`worker processes (${engine.name})`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     const children: WorkerProcess[] = [];
     const workers: Worker[] = [];
 

@@ -8,7 +8,7 @@ import {
   openTestDeps,
   waitFor,
 } from "../../test/support/job-deps.js";
-import type { Deps } from "../deps.js";
+import type { AppDeps } from "../app-deps.js";
 import { closeDeps } from "../main.js";
 import { claimJobs } from "./claim-jobs.js";
 import { enqueueJob } from "./enqueue-job.js";
@@ -40,7 +40,7 @@ function aborted(signal: AbortSignal): Promise<unknown> {
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`stopping and leases (${engine.name})`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     let clock: ManualClock;
 
     beforeEach(async () => {

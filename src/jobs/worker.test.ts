@@ -7,7 +7,7 @@ import {
   openTestDeps,
   waitFor,
 } from "../../test/support/job-deps.js";
-import type { Deps } from "../deps.js";
+import type { AppDeps } from "../app-deps.js";
 import { closeDeps } from "../main.js";
 import { enqueueJob } from "./enqueue-job.js";
 import { createJobWakeup } from "./job-wakeup.js";
@@ -40,7 +40,7 @@ function recordingTask(
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`job worker (${engine.name})`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     let clock: ManualClock;
     const workers: Worker[] = [];
 

@@ -10,7 +10,6 @@
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import type { Deps } from "../deps.js";
 import { createBackgroundPacer } from "../lib/background-pacer.js";
 import { DEFAULT_BACKOFF } from "./backoff.js";
 import { type ClaimedJob, claimAbandonedJobs, claimJobs } from "./claim-jobs.js";
@@ -25,7 +24,7 @@ import {
   WorkerStopping,
 } from "./run-job.js";
 import { leaseOf, releaseJob } from "./settle-job.js";
-import type { BackoffPolicy, TaskDefinition } from "./task.js";
+import type { BackoffPolicy, TaskDefinition, WorkerDeps } from "./task.js";
 
 /** Below common orchestrator kill timeouts (Docker: 10 s), so a release still happens. */
 export const DEFAULT_GRACE_MS = 8000;
@@ -78,10 +77,10 @@ export function newWorkerId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 }
 
-export function createWorker(
-  deps: Deps & { jobs?: JobWakeup },
+export function createWorker<D extends WorkerDeps>(
+  deps: D,
   // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
-  tasks: TaskDefinition<any>[],
+  tasks: TaskDefinition<any, D>[],
   options: WorkerOptions = {},
 ): Worker {
   const settings = deps.config.worker;
@@ -92,9 +91,9 @@ export function createWorker(
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const wakeup = options.wakeup ?? deps.jobs;
   const log = deps.log.child({ workerId: id });
-  const runner: JobRunner = {
+  const runner: JobRunner<D> = {
     deps,
-    tasks: new Map(tasks.map((t) => [t.task, t as TaskDefinition<unknown>])),
+    tasks: new Map(tasks.map((t) => [t.task, t as TaskDefinition<unknown, D>])),
     leaseMs,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
     random: options.random ?? Math.random,

@@ -5,7 +5,7 @@
  * message content, plain and hostile.
  */
 import { randomBytes } from "node:crypto";
-import type { Deps } from "../../src/deps.js";
+import type { AppDeps } from "../../src/app-deps.js";
 import { createAccount } from "../../src/features/accounts/create-account.js";
 import { updateAccount } from "../../src/features/accounts/update-account.js";
 import type { AlertJobPayload } from "../../src/features/alerts/alert-job.js";
@@ -42,7 +42,7 @@ export interface SeededVip {
   threshold: number;
 }
 
-export async function seedVip(deps: Deps, options: SeedVipOptions = {}): Promise<SeededVip> {
+export async function seedVip(deps: AppDeps, options: SeedVipOptions = {}): Promise<SeededVip> {
   const db = deps.db.kysely;
   const now = deps.clock.now();
   const tag = randomBytes(4).toString("hex");
@@ -131,7 +131,7 @@ export async function seedVip(deps: Deps, options: SeedVipOptions = {}): Promise
 
 /** Runs one attempt of an alert job as the worker would, calling onGiveUp when it is final. */
 export async function runAlertJob(
-  deps: Deps,
+  deps: AppDeps,
   task: TaskDefinition<AlertJobPayload>,
   alertId: string,
   attempt = 1,

@@ -4,8 +4,8 @@
  * background.
  */
 import { pino } from "pino";
+import type { AppDeps } from "../../src/app-deps.js";
 import { type Config, loadConfig } from "../../src/config.js";
-import type { Deps } from "../../src/deps.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { buildDeps } from "../../src/main.js";
 import type { TestDatabase } from "./databases.js";
@@ -31,7 +31,7 @@ export function manualClock(start = Date.UTC(2025, 0, 1)): ManualClock {
 export async function openTestDeps(
   database: TestDatabase,
   options: { clock?: Clock; env?: Record<string, string> } = {},
-): Promise<Deps> {
+): Promise<AppDeps> {
   const config: Config = {
     ...loadConfig({ LOG_LEVEL: "silent", ...options.env }),
     database: database.target,

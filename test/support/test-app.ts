@@ -4,8 +4,8 @@
  * matters); `close()` stops the server and drops the database.
  */
 import { pino } from "pino";
+import type { AppDeps } from "../../src/app-deps.js";
 import { type Config, loadConfig } from "../../src/config.js";
-import type { Deps } from "../../src/deps.js";
 import { createAccount } from "../../src/features/accounts/create-account.js";
 import type { AlertDelivery } from "../../src/features/alerts/alert-deps.js";
 import { startServer } from "../../src/http/server.js";
@@ -17,7 +17,7 @@ import type { Engine, TestDatabase } from "./databases.js";
 
 export interface TestApp {
   url: string;
-  deps: Deps;
+  deps: AppDeps;
   database: TestDatabase;
   /** POST /api/v1/orders with the given key and body (object → JSON). */
   submit(apiKey: string | null, body: unknown, init?: RequestInit): Promise<Response>;

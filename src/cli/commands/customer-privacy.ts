@@ -1,6 +1,6 @@
 /** `velvet customer forget` and `velvet customer export`: a person's right to erasure and access. */
 import type { Command } from "commander";
-import type { Deps } from "../../deps.js";
+import type { AppDeps } from "../../app-deps.js";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { eraseCustomer } from "../../features/privacy/erase-customer.js";
 import { exportCustomer } from "../../features/privacy/export-customer.js";
@@ -15,7 +15,7 @@ interface PersonOptions {
   json?: boolean;
 }
 
-async function requireAccount(deps: Deps, accountId: string): Promise<void> {
+async function requireAccount(deps: AppDeps, accountId: string): Promise<void> {
   if (!(await getAccount(deps.db.kysely, accountId))) throw new CliError(`No account ${accountId}`);
 }
 

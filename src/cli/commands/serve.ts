@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { Deps } from "../../deps.js";
+import type { AppDeps } from "../../app-deps.js";
 import { serveMetrics } from "../../features/metrics/serve-metrics.js";
 import { startServer, untilSignal } from "../../http/server.js";
 import { createWorker } from "../../jobs/worker.js";
@@ -41,7 +41,7 @@ export function registerServe(program: Command): void {
 }
 
 /** The one human line beside the JSON logs: where a person goes next. */
-async function startLine(deps: Deps, url: string): Promise<string> {
+async function startLine(deps: AppDeps, url: string): Promise<string> {
   // PUBLIC_BASE_URL is the address people use; with PORT=0 only the bound address is known.
   const base = deps.config.port === 0 ? url : deps.config.publicBaseUrl;
   const anyAccount = await deps.db.kysely.selectFrom("accounts").select("id").limit(1).execute();

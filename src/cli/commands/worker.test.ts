@@ -2,14 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { openTestDeps, waitFor } from "../../../test/support/job-deps.js";
 import { type RunningProcess, spawnVelvet } from "../../../test/support/spawn-worker.js";
-import type { Deps } from "../../deps.js";
+import type { AppDeps } from "../../app-deps.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { closeDeps } from "../../main.js";
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`velvet worker (${engine.name})`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     let velvet: RunningProcess | undefined;
 
     beforeEach(async () => {

@@ -20,6 +20,12 @@ export interface AlertDelivery {
   close(): Promise<void>;
 }
 
+/** What the alerts feature needs beyond `Deps`. */
+export interface AlertsDeps {
+  /** Chat (SSRF-guarded, paced) and SMTP senders for VIP alerts. */
+  alerts: AlertDelivery;
+}
+
 export type AlertDeliveryOptions = Partial<ChatSenderOptions> & { mailTimeoutMs?: number };
 
 export const CHAT_TIMEOUT_MS = 10_000;

@@ -8,6 +8,7 @@
  * - mails are throttled per recipient and per account (security/auth-throttle.ts), so editing
  *   the list over and over cannot flood an address with confirmation requests.
  */
+
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
@@ -18,8 +19,9 @@ import {
   isWellFormedToken,
   newOneTimeToken,
 } from "../security/one-time-token.js";
-import { buildPlainEmail } from "../security/plain-email.js";
+import type { AlertsDeps } from "./alert-deps.js";
 import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
+import { buildPlainEmail } from "./plain-email.js";
 import { subjectText } from "./subject-text.js";
 
 export const CONFIRM_LINK_TTL_MS = 7 * 24 * 3600_000;
@@ -40,24 +42,6 @@ export const CONFIRMATION_MAIL_POLICY: ThrottlePolicy = {
 export interface PendingConfirmation {
   email: string;
   token: string;
-}
-
-/** Which of `emails` are confirmed and which await confirmation. */
-export async function alertEmailStates(
-  db: Kysely<Database>,
-  accountId: string,
-  emails: string[],
-): Promise<{ confirmed: string[]; awaiting: string[] }> {
-  const rows = await db
-    .selectFrom("alert_email_confirmations")
-    .select("email_normalized")
-    .where("account_id", "=", accountId)
-    .execute();
-  const pending = new Set(rows.map((r) => r.email_normalized));
-  return {
-    confirmed: emails.filter((e) => !pending.has(normalizeEmail(e))),
-    awaiting: emails.filter((e) => pending.has(normalizeEmail(e))),
-  };
 }
 
 /**
@@ -117,7 +101,7 @@ export async function renewConfirmation(
 
 /** Mails one confirmation link; false when throttled or the mail could not be sent. */
 export async function mailConfirmation(
-  deps: Pick<Deps, "db" | "clock" | "config" | "alerts" | "log">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "log"> & AlertsDeps,
   accountId: string,
   storeName: string,
   pending: PendingConfirmation,

@@ -1,10 +1,14 @@
 /** The alert feature's background tasks, for the worker's task list (`src/tasks.ts`). */
+import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
+import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
 import type { AlertJobPayload } from "./alert-job.js";
 import { deliverChatAlert } from "./deliver-chat-alert.js";
 import { deliverEmailAlert } from "./deliver-email-alert.js";
 
-export function alertTasks(delivery: AlertDelivery): TaskDefinition<AlertJobPayload>[] {
+export function alertTasks(
+  delivery: AlertDelivery,
+): TaskDefinition<AlertJobPayload, Deps & MetricsDeps>[] {
   return [deliverChatAlert(delivery), deliverEmailAlert(delivery)];
 }

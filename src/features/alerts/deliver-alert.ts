@@ -7,6 +7,7 @@
 import type { AlertChannel } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import type { JobContext, JobOutcome } from "../../jobs/task.js";
+import type { MetricsDeps } from "../metrics/metrics.js";
 import type { DeliveryResult } from "./delivery-result.js";
 import { type LoadedAlert, loadAlert } from "./load-alert.js";
 import { recordAttempt } from "./record-attempt.js";
@@ -15,7 +16,7 @@ export interface ChannelDriver {
   channel: AlertChannel;
   /** Where the alert goes now (masked for a webhook), or null if the channel was removed. */
   target(alert: LoadedAlert): string | null;
-  send(alert: LoadedAlert, deps: Deps, signal: AbortSignal): Promise<DeliveryResult>;
+  send(alert: LoadedAlert, deps: Deps & MetricsDeps, signal: AbortSignal): Promise<DeliveryResult>;
   /**
    * When there is no target yet but there will be (an alert address awaiting confirmation):
    * why the alert waits, and until when. The alert is kept, not failed.
@@ -27,7 +28,7 @@ export interface ChannelDriver {
 export const AWAIT_TARGET_RECHECK_MS = 15 * 60_000;
 
 export async function deliverAlert(
-  deps: Deps,
+  deps: Deps & MetricsDeps,
   driver: ChannelDriver,
   alertId: string,
   ctx: JobContext,

@@ -9,7 +9,7 @@ import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-s
 import { runAlertJob, type SeedVipOptions, seedVip } from "../../../test/support/alert-fixtures.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { openTestDeps } from "../../../test/support/job-deps.js";
-import type { Deps } from "../../deps.js";
+import type { AppDeps } from "../../app-deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
 import type { ChatMessage } from "./build-chat-message.js";
 import { deliverChatAlert } from "./deliver-chat-alert.js";
@@ -21,7 +21,7 @@ const BASE_URL = "https://velvet.example.com";
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`deliver-chat-alert on ${engine.name}`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     let chat: FakeChatServer;
     let delivery: AlertDelivery;
     beforeAll(async () => {
@@ -179,7 +179,7 @@ for (const engine of ENGINES) {
 
     it("refuses a webhook that resolves to this machine unless private webhooks are allowed", async () => {
       const alerts = { ...deps.config.alerts, allowPrivateWebhooks: false };
-      const strictDeps: Deps = { ...deps, config: { ...deps.config, alerts } };
+      const strictDeps: AppDeps = { ...deps, config: { ...deps.config, alerts } };
       // Every name resolves to loopback, as a rebound DNS record would when the alert is sent.
       const strict = createAlertDelivery(strictDeps.config, {
         pacingIntervalMs: 0,

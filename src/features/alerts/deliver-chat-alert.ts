@@ -1,5 +1,7 @@
 /** The `deliver-chat-alert` task: one alert to the account's team-chat webhook. */
+import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
+import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
 import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./alert-job.js";
 import { buildChatMessage } from "./build-chat-message.js";
@@ -18,7 +20,9 @@ export function chatDriver(delivery: AlertDelivery): ChannelDriver {
   };
 }
 
-export function deliverChatAlert(delivery: AlertDelivery): TaskDefinition<AlertJobPayload> {
+export function deliverChatAlert(
+  delivery: AlertDelivery,
+): TaskDefinition<AlertJobPayload, Deps & MetricsDeps> {
   const driver = chatDriver(delivery);
   return {
     task: DELIVER_CHAT_ALERT_TASK,

@@ -8,7 +8,7 @@ import { runAlertJob, seedVip } from "../../../test/support/alert-fixtures.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { openTestDeps } from "../../../test/support/job-deps.js";
 import { startSmtpServer, type TestSmtpServer } from "../../../test/support/smtp-server.js";
-import type { Deps } from "../../deps.js";
+import type { AppDeps } from "../../app-deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
 import { deliverEmailAlert } from "./deliver-email-alert.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
@@ -27,7 +27,7 @@ const TEAM = ["team@acme.com", "ceo@acme.com"];
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`deliver-email-alert on ${engine.name}`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     let smtp: TestSmtpServer;
     let delivery: AlertDelivery;
     beforeAll(async () => {

@@ -2,7 +2,9 @@
  * The `deliver-email-alert` task: one alert e-mailed to the account's alert addresses. In a
  * process without SMTP_URL it waits instead (wait-for-mail.ts).
  */
+import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
+import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
 import { CONFIRM_LINK_TTL_MS } from "./alert-email-confirmation.js";
 import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./alert-job.js";
@@ -38,7 +40,9 @@ export function emailDriver(delivery: AlertDelivery): ChannelDriver {
   };
 }
 
-export function deliverEmailAlert(delivery: AlertDelivery): TaskDefinition<AlertJobPayload> {
+export function deliverEmailAlert(
+  delivery: AlertDelivery,
+): TaskDefinition<AlertJobPayload, Deps & MetricsDeps> {
   const driver = emailDriver(delivery);
   return {
     task: DELIVER_EMAIL_ALERT_TASK,

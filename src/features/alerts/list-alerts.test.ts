@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedVip } from "../../../test/support/alert-fixtures.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { openTestDeps } from "../../../test/support/job-deps.js";
-import type { Deps } from "../../deps.js";
+import type { AppDeps } from "../../app-deps.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
 import { recordAttempt } from "./record-attempt.js";
@@ -14,7 +14,7 @@ const WEBHOOK = "https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqr
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`listAlerts on ${engine.name}`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     beforeAll(async () => {
       database = await engine.create();
       deps = await openTestDeps(database);

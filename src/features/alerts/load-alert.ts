@@ -6,7 +6,7 @@
  */
 import type { Kysely } from "kysely";
 import type { AlertChannel, AlertStatus, Database } from "../../db/schema.js";
-import { alertEmailStates } from "./alert-email-confirmation.js";
+import { alertEmailStates } from "./alert-email-states.js";
 import { splitAlertEmails } from "./alert-settings.js";
 import { type AlertReason, topReasons } from "./top-reasons.js";
 

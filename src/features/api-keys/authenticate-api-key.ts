@@ -5,8 +5,8 @@
  * request is admitted (after the rate limit), so a refused request writes nothing at all.
  */
 import { preparedQuery } from "../../db/prepared-query.js";
+import type { StoreRef } from "../../db/store-ref.js";
 import type { Deps } from "../../deps.js";
-import type { StoreRef } from "../orders/submit-order.js";
 import { hashApiKey, isWellFormedApiKey } from "./key-format.js";
 
 /** last_used_at is written at most once a minute per key, keeping writes off the hot path. */

@@ -3,9 +3,11 @@
  * context so that its form-body parser, session hook and HTML error pages never touch the
  * public API (which keeps answering JSON, and 415 to anything but JSON).
  */
+
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
+import type { AlertsDeps } from "../alerts/alert-deps.js";
 import { registerCloseAccountRoutes } from "./account/close-account-routes.js";
 import { registerAlertEmailConfirmRoutes } from "./alert-settings/alert-email-confirm-routes.js";
 import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
@@ -40,7 +42,7 @@ export interface DashboardOptions {
 
 export function registerDashboard(
   app: FastifyInstance,
-  deps: Deps,
+  deps: Deps & AlertsDeps,
   options: DashboardOptions = {},
 ): void {
   app.register(async (dashboard) => {

@@ -1,7 +1,8 @@
 /**
- * The `enrich-customer` job: ask every configured provider about a new customer (in parallel),
- * gather the offline signals, score, store the explained result and, when the customer is a VIP,
- * enqueue the alerts in the same transaction.
+ * The `enrich-customer` job, one pipeline read top to bottom: look up (every configured provider
+ * about a new customer, in parallel) → merge their profiles → score (with the offline signals)
+ * → decide (VIP or not, against the account's threshold) → save the explained result → hand a
+ * VIP on (`deps.onVip`, which main.ts wires to the alerts), the last four in one transaction.
  *
  * Failure policy:
  * - a provider that answers (match or not found) is asked only once; its answer is kept;
@@ -14,11 +15,14 @@
  * - a permanent failure (bad key, no credits, a malformed answer) is recorded and explained but
  *   does not block: retrying cannot fix it, so the customer is scored on what the others said.
  */
+
 import { z } from "zod";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Deps } from "../../deps.js";
 import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
 import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
+import type { EnrichmentDeps } from "./enrichment-deps.js";
+import { mergeMatches } from "./merge-profiles.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
 import { type SettledAnswers, settledAnswers } from "./provider-results.js";
 import type { ProviderQuery } from "./providers/provider.js";
@@ -28,6 +32,7 @@ import {
   saveEnrichmentResult,
   saveUnfinishedAttempt,
 } from "./save-enrichment.js";
+import { isVip } from "./score/compute-score.js";
 import { scoreCustomer } from "./score-customer.js";
 
 /** How long a provider may keep saying "later" before that counts as failing. */
@@ -44,7 +49,7 @@ const Payload = z.object({
 type Payload = z.infer<typeof Payload>;
 
 /** One per worker: its store-window snapshots (offline/store-order-window.ts) are per process. */
-export function createEnrichCustomerTask(): TaskDefinition<Payload> {
+export function createEnrichCustomerTask(): TaskDefinition<Payload, Deps & EnrichmentDeps> {
   const windows = createStoreWindows();
   return {
     task: ENRICH_CUSTOMER_TASK,
@@ -58,7 +63,7 @@ export function createEnrichCustomerTask(): TaskDefinition<Payload> {
 }
 
 async function enrichCustomer(
-  deps: Deps,
+  deps: Deps & EnrichmentDeps,
   windows: StoreWindows,
   { customerId, alerts }: Payload,
   ctx: JobContext,
@@ -105,30 +110,62 @@ async function enrichCustomer(
     return delayMs > 0 ? { kind: "retry", error, delayMs } : { kind: "retry", error };
   }
 
-  const matches = [
+  // Merge: what every provider matched, this attempt's and earlier attempts' alike.
+  const profile = mergeMatches([
     ...settled.matches,
     ...results.flatMap((r) =>
       r.kind === "matched" ? [{ provider: r.provider, profile: r.profile }] : [],
     ),
-  ];
+  ]);
   const permanent = results.flatMap((r) =>
     r.kind === "permanent" ? [`${r.provider}: ${r.error}`] : [],
   );
-  // Scored inside the transaction that stores the result: the score reads the data it is
-  // stored with (and on SQLite reads through the writer's warm page cache).
-  const vip = await saveEnrichmentResult(
-    deps,
-    customerId,
-    attempt,
-    (trx) => scoreCustomer({ db: trx, windows, now }, customer, matches, providers.length),
-    results,
-    permanent.length > 0 ? permanent.join("; ") : null,
-    alerts,
-  );
-  // Alert jobs were committed with the result: let the worker start them now.
-  if (vip) deps.jobs.notify();
+  const handedOn = await db.transaction().execute(async (trx) => {
+    // Score inside the transaction that stores the result: the score reads the data it is
+    // stored with (and on SQLite reads through the writer's warm page cache).
+    const scored = await scoreCustomer(
+      { db: trx, windows, now },
+      customer,
+      profile,
+      providers.length,
+    );
+    // Decide: the threshold in force now decides; changing it later does not rewrite this.
+    const owner = await findOwner.runTakeFirst(trx, { customer_id: customerId });
+    if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
+    const vip = isVip(scored.score, owner.vip_threshold);
+    const providerErrors = permanent.length > 0 ? permanent.join("; ") : null;
+    const result = { scored, vip, threshold: owner.vip_threshold, providerErrors };
+    const savedAt = deps.clock.now();
+    await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);
+    // Hand the VIP on, in the same transaction; an imported history's VIPs are scored and
+    // listed but not announced.
+    if (!vip || !alerts) return false;
+    await deps.onVip(
+      trx,
+      {
+        accountId: owner.account_id,
+        customerId,
+        score: scored.score,
+        threshold: owner.vip_threshold,
+        requestId: ctx.requestId,
+      },
+      savedAt,
+    );
+    return true;
+  });
+  // What onVip enqueued was committed with the result: let the worker start it now.
+  if (handedOn) deps.jobs.notify();
   return { kind: "done" };
 }
+
+const findOwner = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
+  db
+    .selectFrom("customers")
+    .innerJoin("stores", "stores.id", "customers.store_id")
+    .innerJoin("accounts", "accounts.id", "stores.account_id")
+    .select(["accounts.id as account_id", "accounts.vip_threshold"])
+    .where("customers.id", "=", v.customer_id),
+);
 
 /**
  * Prepared once (db/prepared-query.ts): it runs for every enrichment. Everything the attempt

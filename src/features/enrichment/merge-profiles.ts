@@ -11,7 +11,7 @@
  *   the larger one is the fresher crawl), and a missing handle or URL is filled from the others.
  * Empty means absent, null, a blank string, or a number that is not finite or is negative.
  */
-import type { ProfileFragment, SocialProfile } from "./providers/provider.js";
+import type { ProfileFragment, ProviderName, SocialProfile } from "./providers/provider.js";
 
 type ScalarKey = Exclude<keyof ProfileFragment, "social">;
 
@@ -29,6 +29,19 @@ const SCALAR_KEYS: ScalarKey[] = [
   "homeValueUsd",
   "location",
 ];
+
+/** Provider precedence when two disagree: identity data first, then social, then public records. */
+const PRECEDENCE: ProviderName[] = ["pdl", "enrichlayer", "fullcontact", "gravatar"];
+
+/** Merges the providers' matches, whatever order they came in, in PRECEDENCE order. */
+export function mergeMatches(
+  matches: Array<{ provider: ProviderName; profile: ProfileFragment }>,
+): ProfileFragment {
+  const ordered = [...matches].sort(
+    (a, b) => PRECEDENCE.indexOf(a.provider) - PRECEDENCE.indexOf(b.provider),
+  );
+  return mergeProfiles(ordered.map((m) => m.profile));
+}
 
 export function mergeProfiles(fragments: ProfileFragment[]): ProfileFragment {
   const merged: ProfileFragment = {};

@@ -1,16 +1,14 @@
 /**
- * Writes of the enrichment's lifecycle. The providers' answers, the result, the customer's status
- * and (for a VIP) the alert jobs are one transaction: no VIP can be stored without its alerts,
- * nor alerted twice.
+ * Writes of the enrichment's lifecycle, and nothing else: an unfinished attempt, a result, a
+ * failure. The result is written in the transaction enrich-customer.ts opens, the one that also
+ * hands a VIP on to the alerts: no VIP can be stored without its alerts, nor alerted twice.
  */
 import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database, EnrichmentsTable } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
-import { enqueueVipAlerts } from "../alerts/enqueue-vip-alerts.js";
 import { saveProviderResults } from "./provider-results.js";
 import type { ProviderResult } from "./providers/provider.js";
-import { isVip } from "./score/compute-score.js";
 import type { ScoredCustomer } from "./score-customer.js";
 
 /** Which attempt this was and when it started: written when the attempt ends, in its transaction. */
@@ -81,15 +79,6 @@ function upsertEnrichment(db: Kysely<Database> | Transaction<Database>, v: Attem
 const upsertAttempt = preparedQuery(ATTEMPT, upsertEnrichment);
 const upsertResult = preparedQuery(RESULT, (db, v: ResultValues) => upsertEnrichment(db, v));
 
-const findOwner = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
-  db
-    .selectFrom("customers")
-    .innerJoin("stores", "stores.id", "customers.store_id")
-    .innerJoin("accounts", "accounts.id", "stores.account_id")
-    .select(["accounts.id as account_id", "accounts.vip_threshold"])
-    .where("customers.id", "=", v.customer_id),
-);
-
 const markEnriched = preparedQuery(["id", "now"], (db, v: { id: string; now: number }) =>
   db
     .updateTable("customers")
@@ -97,57 +86,43 @@ const markEnriched = preparedQuery(["id", "now"], (db, v: { id: string; now: num
     .where("id", "=", v.id),
 );
 
+/** A finished enrichment as stored: the score, the decision taken on it, and why. */
+export interface EnrichmentResult {
+  scored: ScoredCustomer;
+  vip: boolean;
+  /** The account's threshold the decision was taken against. */
+  threshold: number;
+  /** The permanent provider failures the result was reached in spite of, if any. */
+  providerErrors: string | null;
+}
+
 /**
- * Scores the customer (`score` runs inside the transaction) and stores the result; answers
- * whether alerts were enqueued: the customer is a VIP and `alerts` is on (it is off for an
- * imported history, whose VIPs are scored and listed but not announced).
+ * Stores a finished attempt inside the caller's transaction: the providers' answers, the result
+ * and the customer's `enriched` status. It decides nothing; enrich-customer.ts does.
  */
 export async function saveEnrichmentResult(
-  deps: Pick<Deps, "db" | "clock" | "alerts">,
+  trx: Transaction<Database>,
   customerId: string,
   info: AttemptInfo,
-  score: (trx: Transaction<Database>) => Promise<ScoredCustomer>,
   answers: ProviderResult[],
-  providerErrors: string | null,
-  alerts = true,
-): Promise<boolean> {
-  return deps.db.kysely.transaction().execute(async (trx) => {
-    const now = deps.clock.now();
-    const scored = await score(trx);
-    await saveProviderResults(trx, customerId, answers, now);
-    const owner = await findOwner.runTakeFirst(trx, { customer_id: customerId });
-    if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
-    // The threshold in force now decides; changing it later does not rewrite this decision.
-    const vip = isVip(scored.score, owner.vip_threshold);
-    await upsertResult.run(trx, {
-      customer_id: customerId,
-      attempts: info.attempt,
-      started_at: info.startedAt,
-      updated_at: now,
-      score: scored.score,
-      vip: vip ? 1 : 0,
-      threshold: owner.vip_threshold,
-      signals: JSON.stringify(scored.signals),
-      profile: JSON.stringify(scored.profile),
-      last_error: providerErrors,
-      enriched_at: now,
-    });
-    await markEnriched.run(trx, { id: customerId, now });
-    if (vip && alerts) {
-      await enqueueVipAlerts(
-        trx,
-        {
-          accountId: owner.account_id,
-          customerId,
-          score: scored.score,
-          threshold: owner.vip_threshold,
-        },
-        now,
-        { requestId: info.requestId ?? null },
-      );
-    }
-    return vip && alerts;
+  result: EnrichmentResult,
+  now: number,
+): Promise<void> {
+  await saveProviderResults(trx, customerId, answers, now);
+  await upsertResult.run(trx, {
+    customer_id: customerId,
+    attempts: info.attempt,
+    started_at: info.startedAt,
+    updated_at: now,
+    score: result.scored.score,
+    vip: result.vip ? 1 : 0,
+    threshold: result.threshold,
+    signals: JSON.stringify(result.scored.signals),
+    profile: JSON.stringify(result.scored.profile),
+    last_error: result.providerErrors,
+    enriched_at: now,
   });
+  await markEnriched.run(trx, { id: customerId, now });
 }
 
 /** After the last attempt: `failed`, keeping what was gathered and why it stopped. */

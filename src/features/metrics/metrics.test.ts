@@ -11,8 +11,8 @@ import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-s
 import { runAlertJob, seedVip } from "../../../test/support/alert-fixtures.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { validBody } from "../../../test/support/orders.js";
+import type { AppDeps } from "../../app-deps.js";
 import { loadConfig } from "../../config.js";
-import type { Deps } from "../../deps.js";
 import { type RunningServer, startServer } from "../../http/server.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { createWorker } from "../../jobs/worker.js";
@@ -44,7 +44,7 @@ const matchingPdl: EnrichmentProvider = {
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`metrics on ${engine.name}`, () => {
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
     let server: RunningServer;
     let metricsServer: MetricsServer;
     let chat: FakeChatServer;

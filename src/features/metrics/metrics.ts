@@ -13,6 +13,12 @@
  */
 export type CircuitState = "closed" | "open" | "half_open";
 
+/** What a feature that counts something needs beyond `Deps`. */
+export interface MetricsDeps {
+  /** Prometheus metrics when METRICS_PORT is set in a long-running process; else no-ops. */
+  metrics: Metrics;
+}
+
 export interface Metrics {
   readonly enabled: boolean;
   httpRequest(method: string, route: string, status: number, seconds: number): void;

@@ -14,12 +14,13 @@
  *   thousands of orders a second possible; on PostgreSQL they share the connection pool. A bad order (a conflicting id) fails alone and is reported.
  */
 import { statSync } from "node:fs";
+import type { StoreRef } from "../../db/store-ref.js";
 import type { Deps } from "../../deps.js";
 import { AppError } from "../../lib/app-error.js";
 import { multiply } from "../../lib/decimal.js";
 import { getAccount } from "../accounts/get-account.js";
 import { normalizeEmail } from "../orders/email-address.js";
-import { type StoreRef, submitOrder } from "../orders/submit-order.js";
+import { submitOrder } from "../orders/submit-order.js";
 import { countStored } from "./count-stored.js";
 import { type ImportProgress, measureProgress } from "./import-progress.js";
 import { type FileItem, ImportError, readOrderFile } from "./read-order-file.js";

@@ -3,6 +3,7 @@
  * (before any write) → validate → one transaction (submitOrder) → answer. Other methods on the
  * path are a 405 with `Allow: POST`.
  */
+
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.js";
 import { AppError, MESSAGES } from "../../lib/app-error.js";
@@ -12,6 +13,7 @@ import {
   recordKeyUse,
 } from "../api-keys/authenticate-api-key.js";
 import { apiKeyFromHeaders } from "../api-keys/key-format.js";
+import type { MetricsDeps } from "../metrics/metrics.js";
 import { checkRateLimit } from "../rate-limits/check-rate-limit.js";
 import type { KeyRateLimiter } from "../rate-limits/key-rate-limiter.js";
 import { parseOrderRequest } from "./order-request.js";
@@ -38,7 +40,7 @@ const successSchema = {
 
 export function registerOrderRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: Deps & MetricsDeps,
   limiter: KeyRateLimiter,
 ): void {
   app.route({

@@ -10,9 +10,11 @@
  * so racing requests on any number of processes converge on one row. Any error rolls the whole
  * transaction back, which is what makes a 500 safe to retry.
  */
+
 import type { Transaction } from "kysely";
 import type { Dialect } from "../../db/connect.js";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
+import type { StoreRef } from "../../db/store-ref.js";
 import type { Deps } from "../../deps.js";
 import { JOB_PRIORITIES, type JobPriority } from "../../jobs/claim-jobs.js";
 import { AppError } from "../../lib/app-error.js";
@@ -59,11 +61,6 @@ export interface SubmitOrderOptions {
   priority?: JobPriority;
   /** The request's X-Request-Id, carried by the enrichment job. */
   requestId?: string | null;
-}
-
-export interface StoreRef {
-  storeId: string;
-  accountId: string;
 }
 
 export async function submitOrder(

@@ -44,7 +44,7 @@ export async function eraseAccountCustomers(
 
 const Payload = z.object({ accountId: z.uuid() });
 
-export function eraseClosedAccountTask(): TaskDefinition<z.infer<typeof Payload>> {
+export function eraseClosedAccountTask(): TaskDefinition<z.infer<typeof Payload>, Deps> {
   return {
     task: ERASE_ACCOUNT_TASK,
     payload: Payload,

@@ -1,12 +1,11 @@
 /** Settings → Alerts: show, save, remove the webhook, send a test message. */
+
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { changeAlertSettings } from "../../accounts/change-alert-settings.js";
-import {
-  alertEmailStates,
-  mailConfirmation,
-  renewConfirmation,
-} from "../../alerts/alert-email-confirmation.js";
+import type { AlertsDeps } from "../../alerts/alert-deps.js";
+import { mailConfirmation, renewConfirmation } from "../../alerts/alert-email-confirmation.js";
+import { alertEmailStates } from "../../alerts/alert-email-states.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
@@ -63,7 +62,7 @@ function noticeFor(key: string): Notice | null {
   return { kind: base.kind, text: `${base.text} ${extra.join(" ")}` };
 }
 
-async function loadSettings(deps: Deps, accountId: string) {
+async function loadSettings(deps: Deps & AlertsDeps, accountId: string) {
   return deps.db.kysely
     .selectFrom("accounts")
     .select(["vip_threshold", "slack_webhook_url", "alert_emails"])
@@ -72,7 +71,7 @@ async function loadSettings(deps: Deps, accountId: string) {
 }
 
 async function render(
-  deps: Deps,
+  deps: Deps & AlertsDeps,
   reply: FastifyReply,
   session: DashboardSession,
   opts: {
@@ -117,7 +116,7 @@ async function render(
 
 export function registerAlertSettingsRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: Deps & AlertsDeps,
   sendChat: SendChat,
 ): void {
   const policy = { allowPrivate: deps.config.alerts.allowPrivateWebhooks };

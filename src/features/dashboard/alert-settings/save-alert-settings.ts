@@ -3,12 +3,14 @@
  * before, a pending confirmation, and the audit record, in one transaction (an alert cannot slip out to a new address
  * in between); then a confirmation link is mailed to each new address.
  */
+
 import type { Deps } from "../../../deps.js";
 import {
   readAlertSettings,
   recordAlertSettingsChange,
 } from "../../accounts/change-alert-settings.js";
 import { type AccountSettings, updateAccount } from "../../accounts/update-account.js";
+import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { awaitConfirmation, mailConfirmation } from "../../alerts/alert-email-confirmation.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import type { AuditActor } from "../../audit/audit-actor.js";
@@ -22,7 +24,7 @@ export interface SavedAlertSettings {
 }
 
 export async function saveAlertSettings(
-  deps: Deps,
+  deps: Deps & AlertsDeps,
   account: { accountId: string; accountName: string },
   settings: AccountSettings,
   actor: AuditActor,

@@ -5,15 +5,17 @@
  * inbox" answer either way, after the same work (one argon2 hash, one e-mail), so sign-up does
  * not tell who has an account.
  */
+
 import type { Deps } from "../../../deps.js";
+import type { AlertsDeps } from "../../alerts/alert-deps.js";
+import { buildPlainEmail } from "../../alerts/plain-email.js";
 import { normalizeEmail } from "../../orders/email-address.js";
 import { newOneTimeToken } from "../../security/one-time-token.js";
-import { buildPlainEmail } from "../../security/plain-email.js";
 
 export const SIGNUP_LINK_TTL_MS = 24 * 3600_000;
 
 export async function requestSignUp(
-  deps: Pick<Deps, "db" | "clock" | "config" | "alerts" | "log">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "log"> & AlertsDeps,
   input: { email: string; storeName: string; passwordHash: string },
 ): Promise<void> {
   const db = deps.db.kysely;

@@ -1,6 +1,8 @@
 /** GET/POST /signup, and the link of an open sign-up: GET/POST /signup/confirm. */
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../../deps.js";
+import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { recordAuditEvent } from "../../audit/record-audit-event.js";
 import { flashKey } from "../api-access/key-flash.js";
@@ -20,7 +22,7 @@ import { startSession, throttled } from "./start-session.js";
 
 /** Signs the new owner in and shows the account's first key once, where it is explained. */
 async function welcome(
-  deps: Deps,
+  deps: Deps & AlertsDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   created: { userId: string; accountId: string; keyId: string; apiKey: string },
@@ -51,7 +53,7 @@ async function welcome(
   return seeOther(reply, "/settings/integrations?welcome=1");
 }
 
-export function registerSignUpRoutes(app: FastifyInstance, deps: Deps): void {
+export function registerSignUpRoutes(app: FastifyInstance, deps: Deps & AlertsDeps): void {
   app.get("/signup", async (request, reply) => {
     if (request.dashboardSession) return seeOther(reply, "/");
     if (!(await signUpOpen(deps))) return sendPage(reply, signUpClosedView());

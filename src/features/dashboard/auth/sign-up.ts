@@ -7,10 +7,12 @@
  *   "check your inbox" whether or not the address is taken.
  * Every attempt is reserved with the sign-up throttle before the password is hashed.
  */
+
 import type { Deps } from "../../../deps.js";
 import { createAccount, NotFirstAccountError } from "../../accounts/create-account.js";
 import { hashPassword } from "../../accounts/password.js";
 import { passwordProblem } from "../../accounts/password-rule.js";
+import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { checkEmail, normalizeEmail } from "../../orders/email-address.js";
 import { reserveAttempt, SIGNUP_POLICY, settleAttempt } from "../../security/auth-throttle.js";
 import { requestSignUp } from "./request-sign-up.js";
@@ -62,7 +64,7 @@ export async function signUpOpen(deps: Pick<Deps, "db" | "config">): Promise<boo
 }
 
 export async function signUp(
-  deps: Pick<Deps, "db" | "clock" | "config" | "alerts" | "log">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "log"> & AlertsDeps,
   input: SignUpInput,
 ): Promise<SignUpResult> {
   if (!(await signUpOpen(deps))) return { kind: "closed" };

@@ -1,5 +1,7 @@
 /** The two retention jobs, periodic tasks of the job queue (jobs/periodic-jobs.ts), hourly. */
+
 import { z } from "zod";
+import type { Deps } from "../../../deps.js";
 import type { TaskDefinition } from "../../../jobs/task.js";
 import { clearOldProviderAnswers } from "./clear-provider-answers.js";
 import { eraseInactiveCustomers } from "./erase-inactive-customers.js";
@@ -7,7 +9,7 @@ import { eraseInactiveCustomers } from "./erase-inactive-customers.js";
 export const RETENTION_EVERY_MS = 60 * 60_000;
 const NoPayload = z.object({});
 
-export function retentionTasks(): TaskDefinition<Record<string, never>>[] {
+export function retentionTasks(): TaskDefinition<Record<string, never>, Deps>[] {
   return [
     {
       task: "clear-old-provider-answers",

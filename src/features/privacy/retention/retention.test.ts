@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedVip } from "../../../../test/support/alert-fixtures.js";
 import { ENGINES, type TestDatabase } from "../../../../test/support/databases.js";
 import { manualClock, openTestDeps, waitFor } from "../../../../test/support/job-deps.js";
-import type { Deps } from "../../../deps.js";
+import type { AppDeps } from "../../../app-deps.js";
 import { periodicJobKey } from "../../../jobs/periodic-jobs.js";
 import { createWorker } from "../../../jobs/worker.js";
 import { newId } from "../../../lib/ids.js";
@@ -23,7 +23,7 @@ for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`retention (${engine.name})`, () => {
     const clock = manualClock(Date.UTC(2025, 0, 1));
     let database: TestDatabase;
-    let deps: Deps;
+    let deps: AppDeps;
 
     beforeAll(async () => {
       database = await engine.create();

@@ -1,0 +1,14 @@
+/**
+ * Everything the process hands its routes, commands and background tasks: the shared `Deps`
+ * plus what each feature declared it needs beyond them. Built by `buildDeps` in main.ts; only
+ * the transports (http/, cli/), tasks.ts and main.ts see the whole of it, never a feature.
+ */
+import type { Deps } from "./deps.js";
+import type { AlertsDeps } from "./features/alerts/alert-deps.js";
+import type { EnrichmentDeps } from "./features/enrichment/enrichment-deps.js";
+import type { MetricsDeps } from "./features/metrics/metrics.js";
+
+export interface AppDeps extends Deps, AlertsDeps, EnrichmentDeps, MetricsDeps {
+  /** Stops the provider thread (closeDeps calls it). */
+  closeProviders(): Promise<void>;
+}
