@@ -21,7 +21,9 @@ import { registerSignUpRoutes } from "./auth/sign-up-routes.js";
 import { registerBillingRoutes } from "./billing/billing-routes.js";
 import { registerCustomerRoutes } from "./customers/customer-routes.js";
 import { sendErrorPage } from "./html/error-pages.js";
+import { registerCookies } from "./http/cookies.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
+import { registerPageHelmet } from "./http/respond.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { sessionHook } from "./session/guards.js";
@@ -45,8 +47,10 @@ export function registerDashboard(
   deps: Deps & AlertsDeps,
   options: DashboardOptions = {},
 ): void {
+  registerPageHelmet(app);
   app.register(async (dashboard) => {
     const sendChat = options.sendChat ?? deps.alerts.sendChat;
+    registerCookies(dashboard);
     acceptFormBodies(dashboard);
     dashboard.setErrorHandler((error: FastifyError, request, reply) => {
       const session = request.dashboardSession;

@@ -9,9 +9,8 @@
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { serializeCookie } from "../http/cookies.js";
+import { clearCookie, readCookie, setCookie } from "../http/cookies.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
-import { cookiesOf, isHttps } from "../session/guards.js";
 
 export const KEY_FLASH_COOKIE = "velvet_new_key";
 const FLASH_PATH = "/settings/integrations";
@@ -64,14 +63,10 @@ export function flashKey(
   key: FlashedKey,
   now: number,
 ): void {
-  reply.header(
-    "set-cookie",
-    serializeCookie(KEY_FLASH_COOKIE, sealKey(rawSessionId, key, now), {
-      secure: isHttps(request),
-      path: FLASH_PATH,
-      maxAgeSeconds: FLASH_TTL_MS / 1000,
-    }),
-  );
+  setCookie(request, reply, KEY_FLASH_COOKIE, sealKey(rawSessionId, key, now), {
+    path: FLASH_PATH,
+    maxAgeSeconds: FLASH_TTL_MS / 1000,
+  });
 }
 
 /** Reads the flashed key, if any, and clears the cookie so it is shown this once. */
@@ -81,15 +76,8 @@ export function takeFlashedKey(
   session: DashboardSession,
   now: number,
 ): FlashedKey | null {
-  const sealed = cookiesOf(request).get(KEY_FLASH_COOKIE);
+  const sealed = readCookie(request, KEY_FLASH_COOKIE);
   if (sealed === undefined) return null;
-  reply.header(
-    "set-cookie",
-    serializeCookie(KEY_FLASH_COOKIE, "", {
-      secure: isHttps(request),
-      path: FLASH_PATH,
-      maxAgeSeconds: 0,
-    }),
-  );
+  clearCookie(request, reply, KEY_FLASH_COOKIE, FLASH_PATH);
   return openKey(session.rawId, sealed, now);
 }

@@ -2,8 +2,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../../deps.js";
 import type { Notice } from "../html/components.js";
+import { readCookie } from "../http/cookies.js";
 import { createSession, deleteSession } from "../session/create-session.js";
-import { cookiesOf, SESSION_COOKIE, setSessionCookie } from "../session/guards.js";
+import { SESSION_COOKIE, setSessionCookie } from "../session/guards.js";
 
 export async function startSession(
   deps: Deps,
@@ -12,7 +13,7 @@ export async function startSession(
   user: { userId: string; accountId: string },
 ): Promise<string> {
   // Whatever session the browser brought is ended: the signed-in user gets a fresh id.
-  const previous = cookiesOf(request).get(SESSION_COOKIE);
+  const previous = readCookie(request, SESSION_COOKIE);
   if (previous !== undefined) await deleteSession(deps.db.kysely, previous);
   const session = await createSession(deps.db.kysely, user, deps.clock.now());
   setSessionCookie(request, reply, session.rawId);

@@ -1,46 +1,50 @@
-/** Reading the Cookie header and writing Set-Cookie, without a cookie library (RFC 6265). */
+/**
+ * The dashboard's cookies, through @fastify/cookie, all with the same attributes: HttpOnly,
+ * SameSite=Lax, Path=/ unless narrower, Secure over HTTPS. Not signed: the session cookie is a
+ * random id looked up by its hash, the CSRF cookie is compared with the form's copy, and the one
+ * secret a cookie carries (a new API key) is sealed with AES-GCM (api-access/key-flash.ts).
+ */
+import fastifyCookie from "@fastify/cookie";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
-export function parseCookies(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  if (!header) return cookies;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq <= 0) continue;
-    const name = part.slice(0, eq).trim();
-    let value = part.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2)
-      value = value.slice(1, -1);
-    // The first cookie of a name wins: it is the most specific path (RFC 6265 §5.4).
-    if (name !== "" && !cookies.has(name)) {
-      try {
-        cookies.set(name, decodeURIComponent(value));
-      } catch {
-        // A malformed escape is not one of our cookies: ignore it.
-      }
-    }
-  }
-  return cookies;
+/** Parses the Cookie header of every request of `app`'s context into `request.cookies`. */
+export function registerCookies(app: FastifyInstance): void {
+  app.register(fastifyCookie);
+}
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  return request.cookies[name];
 }
 
 export interface CookieOptions {
-  maxAgeSeconds?: number;
   path?: string;
-  secure: boolean;
-  httpOnly?: boolean;
-  sameSite?: "Lax" | "Strict";
+  /** Omitted: a session cookie, gone when the browser closes. */
+  maxAgeSeconds?: number;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+function attributes(request: FastifyRequest, path = "/") {
+  return { path, httpOnly: true, sameSite: "lax", secure: request.protocol === "https" } as const;
+}
 
-export function serializeCookie(name: string, value: string, options: CookieOptions): string {
-  if (!TOKEN.test(name)) throw new RangeError(`invalid cookie name: ${name}`);
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${options.path ?? "/"}`];
-  if (options.maxAgeSeconds !== undefined) {
-    parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
-    if (options.maxAgeSeconds <= 0) parts.push("Expires=Thu, 01 Jan 1970 00:00:00 GMT");
-  }
-  if (options.httpOnly !== false) parts.push("HttpOnly");
-  parts.push(`SameSite=${options.sameSite ?? "Lax"}`);
-  if (options.secure) parts.push("Secure");
-  return parts.join("; ");
+export function setCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  options: CookieOptions = {},
+): void {
+  reply.setCookie(name, value, {
+    ...attributes(request, options.path),
+    ...(options.maxAgeSeconds === undefined ? {} : { maxAge: options.maxAgeSeconds }),
+  });
+}
+
+/** Expires the cookie now (Max-Age=0 and a past Expires). */
+export function clearCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  path?: string,
+): void {
+  reply.clearCookie(name, attributes(request, path));
 }

@@ -10,7 +10,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { sendForbiddenPage } from "../html/error-pages.js";
-import { parseCookies, serializeCookie } from "../http/cookies.js";
+import { clearCookie, readCookie, setCookie } from "../http/cookies.js";
 import { formField } from "../http/form-body.js";
 import { seeOther } from "../http/respond.js";
 import type { DashboardSession } from "./dashboard-session.js";
@@ -24,46 +24,30 @@ export function isHttps(request: FastifyRequest): boolean {
   return request.protocol === "https";
 }
 
-export function cookiesOf(request: FastifyRequest): Map<string, string> {
-  return parseCookies(request.headers.cookie);
-}
-
 export function setSessionCookie(
   request: FastifyRequest,
   reply: FastifyReply,
   rawId: string,
 ): void {
-  reply.header(
-    "set-cookie",
-    serializeCookie(SESSION_COOKIE, rawId, {
-      secure: isHttps(request),
-      maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000,
-    }),
-  );
+  setCookie(request, reply, SESSION_COOKIE, rawId, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 });
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header(
-    "set-cookie",
-    serializeCookie(SESSION_COOKIE, "", { secure: isHttps(request), maxAgeSeconds: 0 }),
-  );
+  clearCookie(request, reply, SESSION_COOKIE);
 }
 
 /** The pre-session CSRF token for the sign-in forms: the cookie's, or a new one set now. */
 export function loginCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
-  const existing = cookiesOf(request).get(LOGIN_CSRF_COOKIE);
+  const existing = readCookie(request, LOGIN_CSRF_COOKIE);
   if (existing !== undefined && isWellFormedSecret(existing)) return existing;
   const token = newSecret();
-  reply.header(
-    "set-cookie",
-    serializeCookie(LOGIN_CSRF_COOKIE, token, { secure: isHttps(request) }),
-  );
+  setCookie(request, reply, LOGIN_CSRF_COOKIE, token);
   return token;
 }
 
 export function sessionHook(deps: Pick<Deps, "db" | "clock">) {
   return async (request: FastifyRequest): Promise<void> => {
-    const session = await loadSession(deps, cookiesOf(request).get(SESSION_COOKIE));
+    const session = await loadSession(deps, readCookie(request, SESSION_COOKIE));
     if (session) request.dashboardSession = session;
   };
 }
@@ -110,7 +94,7 @@ export function verifySessionCsrf(deps: Pick<Deps, "config">) {
 /** For the sign-in and sign-up forms: the field must match the pre-session cookie. */
 export function verifyLoginCsrf(deps: Pick<Deps, "config">) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const cookie = cookiesOf(request).get(LOGIN_CSRF_COOKIE) ?? "";
+    const cookie = readCookie(request, LOGIN_CSRF_COOKIE) ?? "";
     const token = formField(request.body, "_csrf");
     if (
       !sameOrigin(request, deps.config.publicBaseUrl) ||
