@@ -37,13 +37,13 @@ for (const engine of ENGINES) {
         k.selectFrom("accounts").select("id").where("name", "=", v.name).orderBy("id"),
       );
 
-      const a = await insertAccount.executeTakeFirst(db.kysely, db.dialect, {
+      const a = await insertAccount.executeTakeFirst(db.kysely, {
         id: "acc-a",
         name: "Alpha",
         created_at: 1,
       });
       const b = await db.kysely.transaction().execute((trx) =>
-        insertAccount.executeTakeFirst(trx, db.dialect, {
+        insertAccount.executeTakeFirst(trx, {
           id: "acc-b",
           name: "Beta",
           created_at: 2,
@@ -53,12 +53,8 @@ for (const engine of ENGINES) {
       expect(a).toEqual({ id: "acc-a", name: "Alpha", vip_threshold: 55, created_at: 1 });
       expect(b).toEqual({ id: "acc-b", name: "Beta", vip_threshold: 55, created_at: 2 });
       expect(builds).toBe(1);
-      expect(await findByName.execute(db.kysely, db.dialect, { name: "Beta" })).toEqual([
-        { id: "acc-b" },
-      ]);
-      expect(await findByName.executeTakeFirst(db.kysely, db.dialect, { name: "Gamma" })).toBe(
-        undefined,
-      );
+      expect(await findByName.execute(db.kysely, { name: "Beta" })).toEqual([{ id: "acc-b" }]);
+      expect(await findByName.executeTakeFirst(db.kysely, { name: "Gamma" })).toBe(undefined);
     });
 
     it("reads the engine off a Kysely instance and off a transaction", async () => {
@@ -69,22 +65,18 @@ for (const engine of ENGINES) {
       const count = preparedQuery([], (k) =>
         k.selectFrom("accounts").select((eb) => eb.fn.countAll().as("n")),
       );
-      expect(await count.runTakeFirst(db.kysely, {})).toHaveProperty("n");
+      expect(await count.executeTakeFirst(db.kysely, {})).toHaveProperty("n");
     });
 
     it("refuses a named value that is inlined into the SQL or never used", async () => {
       const inlined = preparedQuery(["name"], (k, v: { name: string }) =>
         k.selectFrom("accounts").select("id").where(sql.lit(v.name), "=", "x"),
       );
-      await expect(inlined.execute(db.kysely, db.dialect, { name: "x" })).rejects.toThrow(
-        /inlined/,
-      );
+      await expect(inlined.execute(db.kysely, { name: "x" })).rejects.toThrow(/inlined/);
       const unused = preparedQuery(["name"], (k, _v: { name: string }) =>
         k.selectFrom("accounts").select("id"),
       );
-      await expect(unused.execute(db.kysely, db.dialect, { name: "x" })).rejects.toThrow(
-        /unused values name/,
-      );
+      await expect(unused.execute(db.kysely, { name: "x" })).rejects.toThrow(/unused values name/);
     });
   });
 }

@@ -26,12 +26,10 @@ interface Compiled {
   slots: number[];
 }
 
+/** Run like Kysely's own queries (same names); the engine is read off the executor. */
 export interface PreparedQuery<V, R> {
-  execute(db: Executor, dialect: Dialect, values: V): Promise<R[]>;
-  executeTakeFirst(db: Executor, dialect: Dialect, values: V): Promise<R | undefined>;
-  /** The same, the engine read off the executor (for callers that hold only a transaction). */
-  run(db: Executor, values: V): Promise<R[]>;
-  runTakeFirst(db: Executor, values: V): Promise<R | undefined>;
+  execute(db: Executor, values: V): Promise<R[]>;
+  executeTakeFirst(db: Executor, values: V): Promise<R | undefined>;
 }
 
 /** Which engine a Kysely instance or transaction talks to. */
@@ -58,7 +56,8 @@ export function preparedQuery<V extends object, R>(
     return { query, slots };
   };
 
-  const execute = async (db: Executor, dialect: Dialect, values: V): Promise<R[]> => {
+  const execute = async (db: Executor, values: V): Promise<R[]> => {
+    const dialect = dialectOf(db);
     let entry = compiled.get(dialect);
     if (entry === undefined) {
       entry = compile(db);
@@ -74,8 +73,6 @@ export function preparedQuery<V extends object, R>(
 
   return {
     execute,
-    executeTakeFirst: async (db, dialect, values) => (await execute(db, dialect, values))[0],
-    run: (db, values) => execute(db, dialectOf(db), values),
-    runTakeFirst: async (db, values) => (await execute(db, dialectOf(db), values))[0],
+    executeTakeFirst: async (db, values) => (await execute(db, values))[0],
   };
 }

@@ -72,7 +72,7 @@ function run(statement: SQLite.Statement, parameters: readonly unknown[]): Query
 }
 
 /** One acquisition of the driver; pooled, because Kysely remembers every connection object. */
-class Lease implements DatabaseConnection {
+class ConnectionHandle implements DatabaseConnection {
   holdsWriter = false;
   inTransaction = false;
   constructor(readonly driver: GroupCommitSqliteDriver) {}
@@ -100,7 +100,7 @@ export class GroupCommitSqliteDriver implements Driver {
   readonly writer: StatementCache;
   readonly #reader: StatementCache | null;
   readonly #waiting: Array<() => void> = [];
-  readonly #free: Lease[] = [];
+  readonly #free: ConnectionHandle[] = [];
   #writerHeld = false;
   #group: Member[] | null = null;
   #flushScheduled = false;
@@ -125,19 +125,19 @@ export class GroupCommitSqliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return this.#free.pop() ?? new Lease(this);
+    return this.#free.pop() ?? new ConnectionHandle(this);
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const lease = connection as Lease;
-    if (lease.inTransaction) await this.rollbackTransaction(lease);
-    if (lease.holdsWriter) this.#unlockWriter(lease);
-    this.#free.push(lease);
+    const handle = connection as ConnectionHandle;
+    if (handle.inTransaction) await this.rollbackTransaction(handle);
+    if (handle.holdsWriter) this.#unlockWriter(handle);
+    this.#free.push(handle);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    const lease = connection as Lease;
-    if (!lease.holdsWriter) await this.#lockWriter(lease);
+    const handle = connection as ConnectionHandle;
+    if (!handle.holdsWriter) await this.#lockWriter(handle);
     try {
       if (this.#group === null) {
         const begin = this.writer.get("begin immediate");
@@ -150,30 +150,30 @@ export class GroupCommitSqliteDriver implements Driver {
       this.#endGroupIfEmpty();
       throw error;
     }
-    lease.inTransaction = true;
+    handle.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const lease = connection as Lease;
+    const handle = connection as ConnectionHandle;
     const group = this.#group;
     if (group === null) throw new Error("commit outside a transaction");
     // If the release fails, Kysely calls rollbackTransaction, which still finds the savepoint.
     this.writer.get(`release ${SAVEPOINT}`).run();
-    lease.inTransaction = false;
+    handle.inTransaction = false;
     const committed = new Promise<void>((resolve, reject) => {
       group.push({ resolve, reject });
     });
     if (group.length >= MAX_GROUP) this.#flush();
     else this.#scheduleFlush();
-    this.#unlockWriter(lease);
+    this.#unlockWriter(handle);
     await committed;
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const lease = connection as Lease;
+    const handle = connection as ConnectionHandle;
     // Not in a transaction: its commit already failed with the group, which undid everything.
-    if (!lease.inTransaction) return;
-    lease.inTransaction = false;
+    if (!handle.inTransaction) return;
+    handle.inTransaction = false;
     try {
       if (this.writer.db.inTransaction) {
         this.writer.get(`rollback to ${SAVEPOINT}`).run();
@@ -188,20 +188,29 @@ export class GroupCommitSqliteDriver implements Driver {
       // I/O error): the pending members are lost too, and must fail rather than succeed.
       if (!this.writer.db.inTransaction) this.#flush();
       else this.#endGroupIfEmpty();
-      this.#unlockWriter(lease);
+      this.#unlockWriter(handle);
     }
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await this.execute(connection as Lease, CompiledQuery.raw(`savepoint ${quoteName(name)}`));
+    await this.execute(
+      connection as ConnectionHandle,
+      CompiledQuery.raw(`savepoint ${quoteName(name)}`),
+    );
   }
 
   async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await this.execute(connection as Lease, CompiledQuery.raw(`rollback to ${quoteName(name)}`));
+    await this.execute(
+      connection as ConnectionHandle,
+      CompiledQuery.raw(`rollback to ${quoteName(name)}`),
+    );
   }
 
   async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await this.execute(connection as Lease, CompiledQuery.raw(`release ${quoteName(name)}`));
+    await this.execute(
+      connection as ConnectionHandle,
+      CompiledQuery.raw(`release ${quoteName(name)}`),
+    );
   }
 
   async destroy(): Promise<void> {
@@ -210,44 +219,44 @@ export class GroupCommitSqliteDriver implements Driver {
     this.writer.db.close();
   }
 
-  async execute(lease: Lease, query: CompiledQuery): Promise<QueryResult<unknown>> {
-    if (!lease.holdsWriter) {
+  async execute(handle: ConnectionHandle, query: CompiledQuery): Promise<QueryResult<unknown>> {
+    if (!handle.holdsWriter) {
       if (this.#reader !== null && PLAIN_READ.test(query.sql)) {
         const statement = this.#reader.get(query.sql);
         if (statement.readonly) return run(statement, query.parameters);
       }
-      await this.writerOutsideTransaction(lease);
+      await this.writerOutsideTransaction(handle);
     }
     const statement = this.writer.get(query.sql);
     // Outside a transaction a write takes the lock itself (autocommit): wait for it here too.
-    if (!lease.inTransaction && !statement.readonly)
+    if (!handle.inTransaction && !statement.readonly)
       return waitForWriteLock(() => run(statement, query.parameters), this.#busyTimeoutMs);
     return run(statement, query.parameters);
   }
 
   /** Outside a transaction, a statement sees and makes only committed state: no pending group. */
-  async writerOutsideTransaction(lease: Lease): Promise<void> {
-    await this.#lockWriter(lease);
+  async writerOutsideTransaction(handle: ConnectionHandle): Promise<void> {
+    await this.#lockWriter(handle);
     this.#flush();
   }
 
-  #lockWriter(lease: Lease): Promise<void> | undefined {
+  #lockWriter(handle: ConnectionHandle): Promise<void> | undefined {
     if (!this.#writerHeld) {
       this.#writerHeld = true;
-      lease.holdsWriter = true;
+      handle.holdsWriter = true;
       return undefined;
     }
     return new Promise((resolve) => {
       this.#waiting.push(() => {
-        lease.holdsWriter = true;
+        handle.holdsWriter = true;
         resolve();
       });
     });
   }
 
-  #unlockWriter(lease: Lease): void {
-    if (!lease.holdsWriter) return;
-    lease.holdsWriter = false;
+  #unlockWriter(handle: ConnectionHandle): void {
+    if (!handle.holdsWriter) return;
+    handle.holdsWriter = false;
     if (this.#flushWhenFree) this.#flush();
     const next = this.#waiting.shift();
     if (next) next();

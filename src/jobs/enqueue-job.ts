@@ -34,7 +34,7 @@ export async function enqueueJob(
   spec: JobSpec,
   now: number,
 ): Promise<void> {
-  await upsertJob.run(db, {
+  await upsertJob.execute(db, {
     id: newId(now),
     task: spec.task,
     payload: JSON.stringify(spec.payload),

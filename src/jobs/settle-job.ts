@@ -43,7 +43,7 @@ export async function deleteJob(db: Db, lease: Lease): Promise<boolean> {
   // A transaction of one statement: on SQLite it joins the group commit (db/sqlite-driver.ts)
   // instead of forcing a commit of its own for every finished job.
   const deleted = await db.kysely.transaction().execute((trx) =>
-    deleteHeldJob.execute(trx, db.dialect, {
+    deleteHeldJob.execute(trx, {
       id: lease.jobId,
       locked_by: lease.workerId,
       attempts: lease.attempts,

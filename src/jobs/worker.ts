@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { createBackgroundPacer } from "../lib/background-pacer.js";
+import { createTurnQueue } from "../lib/turn-queue.js";
 import { DEFAULT_BACKOFF } from "./backoff.js";
 import { type ClaimedJob, claimAbandonedJobs, claimJobs } from "./claim-jobs.js";
 import { doorbell, settledWithin } from "./doorbell.js";
@@ -112,7 +112,7 @@ export function createWorker<D extends WorkerDeps>(
   /** True when the queue probably holds more due jobs than we could take. */
   let moreDue = false;
   const bell = doorbell();
-  const pacer = createBackgroundPacer();
+  const turns = createTurnQueue();
 
   function launch(job: ClaimedJob, abandoned: boolean): Running {
     const controller = new AbortController();
@@ -122,7 +122,7 @@ export function createWorker<D extends WorkerDeps>(
     );
     // Each job starts in a turn of its own: a claim of many must not hold up order requests.
     const work = new Promise<unknown>((resolve) => {
-      pacer.run(() =>
+      turns.run(() =>
         resolve(
           abandoned ? giveUpAbandonedJob(runner, job) : runJob(runner, job, controller.signal),
         ),

@@ -13,7 +13,11 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { normalizeEmail } from "../orders/email-address.js";
-import { reserveAttempt, settleAttempt, type ThrottlePolicy } from "../security/auth-throttle.js";
+import {
+  reserveAuthAttempt,
+  settleAuthAttempt,
+  type ThrottlePolicy,
+} from "../security/auth-throttle.js";
 import {
   hashOneTimeToken,
   isWellFormedToken,
@@ -107,7 +111,7 @@ export async function mailConfirmation(
   pending: PendingConfirmation,
 ): Promise<boolean> {
   const db = deps.db.kysely;
-  const reservation = await reserveAttempt(
+  const reservation = await reserveAuthAttempt(
     db,
     CONFIRMATION_MAIL_POLICY,
     { email: normalizeEmail(pending.email), ip: `account:${accountId}` },
@@ -129,7 +133,7 @@ export async function mailConfirmation(
     },
   });
   const sent = await deps.alerts.sendMail(message);
-  await settleAttempt(db, reservation, "succeeded");
+  await settleAuthAttempt(db, reservation, "succeeded");
   if (sent.outcome === "delivered") return true;
   deps.log.error({ error: sent.error }, "alert address confirmation could not be sent");
   return false;

@@ -10,7 +10,7 @@ import type { JobContext, JobOutcome } from "../../jobs/task.js";
 import type { MetricsDeps } from "../metrics/metrics.js";
 import type { DeliveryResult } from "./delivery-result.js";
 import { type LoadedAlert, loadAlert } from "./load-alert.js";
-import { recordAttempt } from "./record-attempt.js";
+import { recordDeliveryAttempt } from "./record-delivery-attempt.js";
 
 export interface ChannelDriver {
   channel: AlertChannel;
@@ -73,7 +73,7 @@ export async function deliverAlert(
   const lastTry = result.outcome === "retry" && ctx.attempt >= ctx.maxAttempts;
   const outcome = result.outcome === "retry" && lastTry ? "failed" : result.outcome;
   deps.metrics.alertDelivery(driver.channel, outcome);
-  await recordAttempt(deps.db.kysely, alert.alertId, {
+  await recordDeliveryAttempt(deps.db.kysely, alert.alertId, {
     at,
     outcome,
     statusCode: result.statusCode,

@@ -7,7 +7,7 @@ import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./al
 import { buildChatMessage } from "./build-chat-message.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
 import { DELIVER_CHAT_ALERT_TASK } from "./enqueue-vip-alerts.js";
-import { markAlertFailed } from "./record-attempt.js";
+import { markAlertFailed } from "./record-delivery-attempt.js";
 import { requeueFailedAlert } from "./requeue-failed-alert.js";
 import { maskWebhookUrl } from "./webhook-url.js";
 

@@ -11,7 +11,7 @@ import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./al
 import { buildAlertEmail } from "./build-alert-email.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
 import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
-import { markAlertFailed } from "./record-attempt.js";
+import { markAlertFailed } from "./record-delivery-attempt.js";
 import { requeueFailedAlert } from "./requeue-failed-alert.js";
 import { waitForMail, wakeWaitingEmailAlerts } from "./wait-for-mail.js";
 

@@ -19,20 +19,6 @@ export type DeliveryResult =
     }
   | { outcome: "deferred"; delayMs: number; error: string };
 
-/** Parses Retry-After (delta seconds or an HTTP date) into milliseconds, within [1 s, 1 h]. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  const text = value.trim();
-  let ms: number;
-  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
-  else {
-    const at = Date.parse(text);
-    if (Number.isNaN(at)) return undefined;
-    ms = at - nowMs;
-  }
-  return Math.min(Math.max(ms, 1000), 3_600_000);
-}
-
 /** A short, single-line, printable excerpt of a server's answer for `last_error`. */
 export function excerpt(text: string, max = 200): string {
   // Control characters (CR, LF, ESC…) become spaces: one line, safe in logs and terminals.

@@ -55,7 +55,7 @@ export async function enqueueVipAlerts(
   now: number,
   options: EnqueueAlertOptions = {},
 ): Promise<QueuedAlert[]> {
-  const account = await findChannels.runTakeFirst(trx, { id: vip.accountId });
+  const account = await findChannels.executeTakeFirst(trx, { id: vip.accountId });
   if (!account) return [];
   const targets: Array<[AlertChannel, string]> = [];
   const webhook = account.slack_webhook_url?.trim() ?? "";

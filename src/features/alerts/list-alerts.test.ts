@@ -6,7 +6,7 @@ import { openTestDeps } from "../../../test/support/job-deps.js";
 import type { AppDeps } from "../../app-deps.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
-import { recordAttempt } from "./record-attempt.js";
+import { recordDeliveryAttempt } from "./record-delivery-attempt.js";
 
 const T0 = Date.UTC(2025, 2, 1, 9);
 const WEBHOOK = "https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx";
@@ -41,7 +41,7 @@ for (const engine of ENGINES) {
         .execute((trx) => enqueueVipAlerts(trx, vip, T0 + 60_000));
       await db.transaction().execute((trx) => enqueueVipAlerts(trx, other, T0));
       const chatId = chat?.alertId as string;
-      await recordAttempt(db, chatId, {
+      await recordDeliveryAttempt(db, chatId, {
         at: T0 + 1000,
         outcome: "retry",
         statusCode: 500,
@@ -49,7 +49,7 @@ for (const engine of ENGINES) {
         durationMs: 12.4,
         target: null,
       });
-      await recordAttempt(db, chatId, {
+      await recordDeliveryAttempt(db, chatId, {
         at: T0 + 6000,
         outcome: "delivered",
         statusCode: 200,

@@ -7,9 +7,10 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Agent, request } from "undici";
-import { type DeliveryResult, excerpt, parseRetryAfter } from "./delivery-result.js";
-import { Pacer } from "./pacer.js";
+import { parseRetryAfter } from "../../lib/retry-after.js";
+import { type DeliveryResult, excerpt } from "./delivery-result.js";
 import { createGuardedAgent, type Resolver, SsrfError } from "./ssrf-guard.js";
+import { WebhookPacer } from "./webhook-pacer.js";
 import { checkWebhookUrl } from "./webhook-url.js";
 
 export interface ChatSenderOptions {
@@ -35,7 +36,7 @@ export function createChatSender(options: ChatSenderOptions): ChatSender {
     connectTimeoutMs: options.timeoutMs,
     resolve: options.resolve,
   });
-  const pacer = new Pacer({
+  const pacer = new WebhookPacer({
     intervalMs: options.pacingIntervalMs,
     maxWaitMs: options.maxPacingWaitMs,
   });
@@ -97,7 +98,7 @@ export function classifyChatResponse(
   if (status >= 300 && status < 400)
     return failed(status, `${status}: redirects are not followed for webhooks`);
   if (status === 429 || status === 408 || status >= 500) {
-    const delayMs = parseRetryAfter(retryAfter, nowMs);
+    const delayMs = parseRetryAfter(retryAfter, nowMs, 1000);
     return delayMs === undefined ? retry(status, answer) : { ...retry(status, answer), delayMs };
   }
   // 400 invalid_payload/no_text, 403 invalid_token/action_prohibited, 404 channel_not_found/

@@ -9,7 +9,7 @@ import { sql } from "kysely";
 import type { Deps } from "../../deps.js";
 import type { JobOutcome } from "../../jobs/task.js";
 import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
-import { recordAttempt } from "./record-attempt.js";
+import { recordDeliveryAttempt } from "./record-delivery-attempt.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long an e-mail alert waits for a server that can send mail before it fails. */
@@ -33,7 +33,7 @@ export async function waitForMail(deps: Deps, alertId: string): Promise<JobOutco
   if (alert.status === "delivered") return { kind: "done" };
   const now = deps.clock.now();
   if (now - alert.created_at >= EMAIL_WAIT_LIMIT_MS) {
-    await recordAttempt(db, alertId, {
+    await recordDeliveryAttempt(db, alertId, {
       at: now,
       outcome: "failed",
       statusCode: null,

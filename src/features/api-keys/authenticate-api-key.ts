@@ -41,7 +41,7 @@ export async function authenticateApiKey(
   key: string | null,
 ): Promise<AuthenticatedKey | null> {
   if (key === null || !isWellFormedApiKey(key)) return null;
-  const row = await findLiveKey.executeTakeFirst(deps.db.kysely, deps.db.dialect, {
+  const row = await findLiveKey.executeTakeFirst(deps.db.kysely, {
     key_hash: hashApiKey(key),
   });
   if (!row) return null;

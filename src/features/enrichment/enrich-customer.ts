@@ -70,7 +70,7 @@ async function enrichCustomer(
 ): Promise<JobOutcome> {
   const providers = deps.providers;
   const db = deps.db.kysely;
-  const customer = await findCustomer.runTakeFirst(db, { id: customerId });
+  const customer = await loadCustomerToEnrich.executeTakeFirst(db, { id: customerId });
   if (!customer) return { kind: "fail", error: `customer ${customerId} does not exist` };
   // At least once: a repeated run after success has nothing left to do.
   if (customer.enrichment_status === "enriched") return { kind: "done" };
@@ -130,7 +130,7 @@ async function enrichCustomer(
       providers.length,
     );
     // Decide: the threshold in force now decides; changing it later does not rewrite this.
-    const owner = await findOwner.runTakeFirst(trx, { customer_id: customerId });
+    const owner = await findOwner.executeTakeFirst(trx, { customer_id: customerId });
     if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
     const vip = isVip(scored.score, owner.vip_threshold);
     const providerErrors = permanent.length > 0 ? permanent.join("; ") : null;
@@ -172,7 +172,7 @@ const findOwner = preparedQuery(["customer_id"], (db, v: { customer_id: string }
  * needs of the customer, the offline signals' columns included, and whether the enrichment row
  * exists yet.
  */
-const findCustomer = preparedQuery(["id"], (db, v: { id: string }) =>
+const loadCustomerToEnrich = preparedQuery(["id"], (db, v: { id: string }) =>
   db
     .selectFrom("customers")
     .leftJoin("enrichments", "enrichments.customer_id", "customers.id")

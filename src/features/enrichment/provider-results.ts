@@ -35,7 +35,7 @@ export async function saveProviderResults(
       [`fetched_at${i}`]: now,
     });
   });
-  await upsertResults(results.length).run(db, values);
+  await upsertResults(results.length).execute(db, values);
 }
 
 const decoder = new TextDecoder();
@@ -100,7 +100,7 @@ export async function settledAnswers(
   db: Kysely<Database>,
   customerId: string,
 ): Promise<SettledAnswers> {
-  const rows = await findSettled.run(db, { customer_id: customerId });
+  const rows = await findSettled.execute(db, { customer_id: customerId });
   const answers: SettledAnswers = { providers: new Set(), matches: [] };
   for (const row of rows) {
     const provider = row.provider as ProviderName;

@@ -33,7 +33,7 @@ export async function saveUnfinishedAttempt(
   await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     await saveProviderResults(trx, customerId, answers, now);
-    await upsertAttempt.run(trx, {
+    await upsertAttempt.execute(trx, {
       customer_id: customerId,
       attempts: info.attempt,
       started_at: info.startedAt,
@@ -109,7 +109,7 @@ export async function saveEnrichmentResult(
   now: number,
 ): Promise<void> {
   await saveProviderResults(trx, customerId, answers, now);
-  await upsertResult.run(trx, {
+  await upsertResult.execute(trx, {
     customer_id: customerId,
     attempts: info.attempt,
     started_at: info.startedAt,
@@ -122,7 +122,7 @@ export async function saveEnrichmentResult(
     last_error: result.providerErrors,
     enriched_at: now,
   });
-  await markEnriched.run(trx, { id: customerId, now });
+  await markEnriched.execute(trx, { id: customerId, now });
 }
 
 /** After the last attempt: `failed`, keeping what was gathered and why it stopped. */

@@ -60,7 +60,7 @@ export const insertCustomer = preparedQuery(
  * queued backfill enrichment to the live queue): one index probe in the same statement, made
  * only for a pending customer.
  */
-export const findCustomer = preparedQuery(
+export const findCustomerByEmail = preparedQuery(
   ["store_id", "email_normalized"],
   (db, v: { store_id: string; email_normalized: string }) =>
     db

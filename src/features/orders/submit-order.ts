@@ -12,7 +12,6 @@
  */
 
 import type { Transaction } from "kysely";
-import type { Dialect } from "../../db/connect.js";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import type { StoreRef } from "../../db/store-ref.js";
 import type { Deps } from "../../deps.js";
@@ -27,7 +26,7 @@ import {
 import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
 import {
-  findCustomer,
+  findCustomerByEmail,
   findOrder,
   insertCharge,
   insertCustomer,
@@ -69,7 +68,6 @@ export async function submitOrder(
   submission: OrderSubmission,
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
-  const dialect = deps.db.dialect;
   const enrichment: EnrichmentOptions = {
     alerts: options.alerts ?? true,
     priority: options.priority ?? "live",
@@ -79,16 +77,15 @@ export async function submitOrder(
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     const datedAt = options.orderedAt ?? now;
-    const customer = await getOrCreateCustomer(trx, dialect, store, submission, now, datedAt);
+    const customer = await getOrCreateCustomer(trx, store, submission, now, datedAt);
     let enrichmentStatus: EnrichmentStatusAnswer;
     if (customer.created) {
       await enqueueEnrichment(trx, customer.id, now, maxAttempts, enrichment, requestId);
-      await chargeEnrichment(trx, dialect, store, customer.id, deps.config.enrichmentPriceUsd, now);
+      await chargeEnrichment(trx, store, customer.id, deps.config.enrichmentPriceUsd, now);
       enrichmentStatus = "queued";
     } else {
       enrichmentStatus = await answerForExisting(
         trx,
-        dialect,
         customer,
         now,
         maxAttempts,
@@ -104,14 +101,7 @@ export async function submitOrder(
       newOrder: false,
     };
     if (submission.order !== null) {
-      const order = await getOrCreateOrder(
-        trx,
-        dialect,
-        store,
-        customer.id,
-        submission.order,
-        datedAt,
-      );
+      const order = await getOrCreateOrder(trx, store, customer.id, submission.order, datedAt);
       result.orderId = order.id;
       result.newOrder = order.created;
     }
@@ -124,14 +114,13 @@ export async function submitOrder(
 
 async function getOrCreateCustomer(
   trx: Transaction<Database>,
-  dialect: Dialect,
   store: StoreRef,
   s: OrderSubmission,
   now: number,
   createdAt: number,
 ): Promise<ExistingCustomer & { created: boolean }> {
   const emailNormalized = normalizeEmail(s.email);
-  const inserted = await insertCustomer.executeTakeFirst(trx, dialect, {
+  const inserted = await insertCustomer.executeTakeFirst(trx, {
     id: newId(now),
     store_id: store.storeId,
     email: s.email,
@@ -148,7 +137,7 @@ async function getOrCreateCustomer(
   });
   if (inserted) return { id: inserted.id, created: true, status: "pending", jobPriority: null };
 
-  const existing = await findCustomer.executeTakeFirst(trx, dialect, {
+  const existing = await findCustomerByEmail.executeTakeFirst(trx, {
     store_id: store.storeId,
     email_normalized: emailNormalized,
   });
@@ -178,10 +167,10 @@ async function backdateCustomer(trx: Transaction<Database>, customerId: string, 
 /**
  * A live order from a customer whose enrichment is still queued as part of an import: the
  * customer is shopping now, so the job joins the live queue (ahead of the rest of the backfill)
- * and may alert like any live customer's. Only when findCustomer saw a backfill job.
+ * and may alert like any live customer's. Only when findCustomerByEmail saw a backfill job.
  */
-async function promoteEnrichment(trx: Transaction<Database>, dialect: Dialect, customerId: string) {
-  await promoteJob.execute(trx, dialect, {
+async function promoteEnrichment(trx: Transaction<Database>, customerId: string) {
+  await promoteJob.execute(trx, {
     job_key: enrichmentJobKey(customerId),
     payload: JSON.stringify({ customerId }),
     live: JOB_PRIORITIES.live,
@@ -198,7 +187,6 @@ interface ExistingCustomer {
 /** Existing customer: enriched → existing; running → queued; failed → requeue and retry. */
 async function answerForExisting(
   trx: Transaction<Database>,
-  dialect: Dialect,
   { id: customerId, status, jobPriority }: ExistingCustomer,
   now: number,
   maxAttempts: number,
@@ -209,7 +197,7 @@ async function answerForExisting(
   if (status === "pending") {
     const queuedAsBackfill = jobPriority !== null && jobPriority !== JOB_PRIORITIES.live;
     if (enrichment.priority === "live" && queuedAsBackfill) {
-      await promoteEnrichment(trx, dialect, customerId);
+      await promoteEnrichment(trx, customerId);
     }
     return "queued";
   }
@@ -221,13 +209,12 @@ async function answerForExisting(
 
 async function chargeEnrichment(
   trx: Transaction<Database>,
-  dialect: Dialect,
   store: StoreRef,
   customerId: string,
   unitPriceUsd: string,
   now: number,
 ): Promise<void> {
-  await insertCharge.execute(trx, dialect, {
+  await insertCharge.execute(trx, {
     id: newId(now),
     account_id: store.accountId,
     store_id: store.storeId,
@@ -239,7 +226,6 @@ async function chargeEnrichment(
 
 async function getOrCreateOrder(
   trx: Transaction<Database>,
-  dialect: Dialect,
   store: StoreRef,
   customerId: string,
   order: NonNullable<OrderSubmission["order"]>,
@@ -256,13 +242,13 @@ async function getOrCreateOrder(
     created_at: orderedAt,
   };
   if (order.id === null) {
-    await insertOrder.execute(trx, dialect, values);
+    await insertOrder.execute(trx, values);
     return { id: values.id, created: true };
   }
-  const inserted = await insertOrderOnce.executeTakeFirst(trx, dialect, values);
+  const inserted = await insertOrderOnce.executeTakeFirst(trx, values);
   if (inserted) return { id: inserted.id, created: true };
 
-  const existing = await findOrder.executeTakeFirst(trx, dialect, {
+  const existing = await findOrder.executeTakeFirst(trx, {
     store_id: store.storeId,
     external_order_id: order.id,
   });

@@ -85,7 +85,7 @@ interface Row {
   email_forgiven: number;
 }
 
-export async function reserveAttempt(
+export async function reserveAuthAttempt(
   db: Kysely<Database>,
   policy: ThrottlePolicy,
   who: { email: string; ip: string },
@@ -148,7 +148,7 @@ export async function reserveAttempt(
 }
 
 /** Settles a reserved attempt; a successful log-in forgives the e-mail's earlier failures. */
-export async function settleAttempt(
+export async function settleAuthAttempt(
   db: Kysely<Database>,
   reservation: { attemptId: string; email: string; action: AuthAction },
   outcome: "failed" | "succeeded",

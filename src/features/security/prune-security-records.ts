@@ -1,6 +1,6 @@
 /**
  * Pruning what the doors leave behind: throttle attempts and locks older than a day, and used or
- * expired sign-up links. Runs at a bounded cadence instead of on a timer: `reserveAttempt` calls
+ * expired sign-up links. Runs at a bounded cadence instead of on a timer: `reserveAuthAttempt` calls
  * it after every reservation, and one conditional update on a marker row lets at most one call
  * per PRUNE_EVERY_MS do the work, across all processes. The tables grow only through attempts,
  * so pruning on attempts keeps them bounded; an idle server has nothing to prune.

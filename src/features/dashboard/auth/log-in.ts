@@ -11,7 +11,11 @@ import type { Deps } from "../../../deps.js";
 import { hashPassword, verifyPassword } from "../../accounts/password.js";
 import { MAX_PASSWORD_LENGTH } from "../../accounts/password-rule.js";
 import { normalizeEmail } from "../../orders/email-address.js";
-import { LOGIN_POLICY, reserveAttempt, settleAttempt } from "../../security/auth-throttle.js";
+import {
+  LOGIN_POLICY,
+  reserveAuthAttempt,
+  settleAuthAttempt,
+} from "../../security/auth-throttle.js";
 
 export type LogInResult =
   | { kind: "ok"; userId: string; accountId: string }
@@ -31,7 +35,7 @@ export async function logIn(
 ): Promise<LogInResult> {
   const db = deps.db.kysely;
   const email = normalizeEmail(input.email).slice(0, 320);
-  const reservation = await reserveAttempt(
+  const reservation = await reserveAuthAttempt(
     db,
     LOGIN_POLICY,
     { email, ip: input.ip },
@@ -56,7 +60,7 @@ export async function logIn(
     return { kind: "ok", userId: user.id, accountId: user.account_id };
   } finally {
     // Settled whatever happened (an error counts as a failure, like a wrong password).
-    await settleAttempt(db, reservation, succeeded ? "succeeded" : "failed", {
+    await settleAuthAttempt(db, reservation, succeeded ? "succeeded" : "failed", {
       forgiveEmail: true,
     });
   }

@@ -14,7 +14,11 @@ import { hashPassword } from "../../accounts/password.js";
 import { passwordProblem } from "../../accounts/password-rule.js";
 import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { checkEmail, normalizeEmail } from "../../orders/email-address.js";
-import { reserveAttempt, SIGNUP_POLICY, settleAttempt } from "../../security/auth-throttle.js";
+import {
+  reserveAuthAttempt,
+  SIGNUP_POLICY,
+  settleAuthAttempt,
+} from "../../security/auth-throttle.js";
 import { requestSignUp } from "./request-sign-up.js";
 
 export interface SignUpInput {
@@ -72,7 +76,7 @@ export async function signUp(
   if (Object.keys(errors).length > 0) return { kind: "invalid", errors };
   const db = deps.db.kysely;
   const email = normalizeEmail(input.email);
-  const reservation = await reserveAttempt(
+  const reservation = await reserveAuthAttempt(
     db,
     SIGNUP_POLICY,
     { email, ip: input.ip },
@@ -96,6 +100,6 @@ export async function signUp(
     if (error instanceof NotFirstAccountError) return { kind: "closed" };
     throw error;
   } finally {
-    await settleAttempt(db, reservation, "succeeded");
+    await settleAuthAttempt(db, reservation, "succeeded");
   }
 }

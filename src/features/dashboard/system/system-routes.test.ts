@@ -8,7 +8,7 @@ import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-b
 import { ENGINES } from "../../../../test/support/databases.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 import { enqueueVipAlerts } from "../../alerts/enqueue-vip-alerts.js";
-import { markAlertFailed } from "../../alerts/record-attempt.js";
+import { markAlertFailed } from "../../alerts/record-delivery-attempt.js";
 import { markEnrichmentFailed } from "../../enrichment/save-enrichment.js";
 
 for (const engine of ENGINES) {

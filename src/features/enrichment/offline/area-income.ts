@@ -21,7 +21,7 @@ export async function areaIncome(
 ): Promise<AreaIncome> {
   const key = zipLookupKey(zipcode, country);
   if (key.kind !== "zcta") return key;
-  const row = await findZcta.runTakeFirst(db, { zcta: key.zcta });
+  const row = await findZcta.executeTakeFirst(db, { zcta: key.zcta });
   if (row)
     return {
       kind: "found",
@@ -29,7 +29,7 @@ export async function areaIncome(
       medianHouseholdIncome: Number(row.median_household_income),
     };
   // Only a miss needs the second query: is the ZIP unknown, or is there no data at all?
-  const any = await anyZcta.runTakeFirst(db, {});
+  const any = await anyZcta.executeTakeFirst(db, {});
   return any ? { kind: "unknown_zip", zcta: key.zcta } : { kind: "not_loaded" };
 }
 

@@ -30,7 +30,7 @@ export type StoreRank =
 
 /** The most recent order that has a total (an order without one says nothing about value). */
 export async function latestOrder(db: Kysely<Database>, customerId: string): Promise<LatestOrder> {
-  const row = await findLatestOrder.runTakeFirst(db, { customer_id: customerId });
+  const row = await findLatestOrder.executeTakeFirst(db, { customer_id: customerId });
   return row?.total
     ? { kind: "order", total: row.total, currency: row.currency }
     : { kind: "none" };
@@ -40,7 +40,7 @@ export async function customerOrderCount(
   db: Kysely<Database>,
   customerId: string,
 ): Promise<number> {
-  const row = await countOrders.runTakeFirst(db, { customer_id: customerId });
+  const row = await countOrders.executeTakeFirst(db, { customer_id: customerId });
   return Number(row?.n ?? 0);
 }
 

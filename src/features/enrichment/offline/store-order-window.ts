@@ -111,7 +111,7 @@ function ordersSince(
   currency: string,
   since: number,
 ): Promise<OrderRow[]> {
-  return findOrdersSince.run(db, { store_id: storeId, currency, since });
+  return findOrdersSince.execute(db, { store_id: storeId, currency, since });
 }
 
 /**

@@ -20,8 +20,8 @@
  */
 import type { Worker } from "node:worker_threads";
 import type { Config } from "../../../config.js";
-import { createBackgroundPacer } from "../../../lib/background-pacer.js";
 import { startThread } from "../../../lib/start-thread.js";
+import { createTurnQueue } from "../../../lib/turn-queue.js";
 import type { BreakerState } from "./circuit-breaker.js";
 import { configuredProviderNames } from "./create-providers.js";
 import type { LookupAll } from "./lookup-all.js";
@@ -57,7 +57,7 @@ export function createThreadedProviders(
   let worker: Worker | null = null;
   let nextId = 1;
   let closed = false;
-  const pacer = createBackgroundPacer();
+  const turns = createTurnQueue();
 
   const endAll = (result: (provider: ProviderName) => ProviderResult) => {
     for (const [id, entry] of pending) {
@@ -86,7 +86,7 @@ export function createThreadedProviders(
       pending.delete(message.id);
       if (pending.size === 0) thread.unref();
       // What the answers set off (scoring, storing) yields to order requests between attempts.
-      pacer.run(() => entry.resolve(message.results));
+      turns.run(() => entry.resolve(message.results));
     });
     thread.on("error", (error) => log.error({ err: error }, "provider thread failed"));
     thread.on("exit", (code) => {

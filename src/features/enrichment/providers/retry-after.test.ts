@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseRateLimitReset, parseRetryAfter, retryAfterFromHeaders } from "./retry-after.js";
+import { parseRetryAfter } from "../../../lib/retry-after.js";
+import { parseRateLimitReset, retryAfterFromHeaders } from "./retry-after.js";
 
 const NOW = Date.parse("2025-06-01T12:00:00Z");
 

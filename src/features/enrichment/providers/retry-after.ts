@@ -1,11 +1,10 @@
 /**
- * When a provider says to come back: `Retry-After` (RFC 9110: delay-seconds or an HTTP-date),
- * else `X-RateLimit-Reset`, which People Data Labs and others send in several shapes (epoch
- * seconds, seconds from now, a date, or a JSON object with one reset per window). Values are
- * clamped to [0, 1 hour] so a confused header cannot park a job for days.
+ * When a provider says to come back: `Retry-After` (lib/retry-after.ts), else
+ * `X-RateLimit-Reset`, which People Data Labs and others send in several shapes (epoch seconds,
+ * seconds from now, a date, or a JSON object with one reset per window). Values are clamped to
+ * [0, 1 hour] so a confused header cannot park a job for days.
  */
-
-const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
+import { clampDelay as clamp, parseRetryAfter } from "../../../lib/retry-after.js";
 
 export function retryAfterFromHeaders(headers: Headers, now: number): number | undefined {
   const retryAfter = headers.get("retry-after");
@@ -13,14 +12,6 @@ export function retryAfterFromHeaders(headers: Headers, now: number): number | u
   if (fromRetryAfter !== undefined) return fromRetryAfter;
   const reset = headers.get("x-ratelimit-reset");
   return reset === null ? undefined : parseRateLimitReset(reset, now);
-}
-
-/** `Retry-After: 120` or `Retry-After: Wed, 21 Oct 2015 07:28:00 GMT`. */
-export function parseRetryAfter(value: string, now: number): number | undefined {
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return clamp(Number(text) * 1000);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : clamp(at - now);
 }
 
 /**
@@ -57,8 +48,4 @@ function resetToDelay(candidate: unknown, now: number): number | undefined {
   }
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : clamp(at - now);
-}
-
-function clamp(ms: number): number {
-  return Math.ceil(Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS));
 }

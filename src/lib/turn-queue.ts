@@ -1,4 +1,5 @@
 /**
+ * The turn queue (not to be confused with alerts/webhook-pacer.ts, which spaces messages in time).
  * Background work, one piece per event-loop turn. Node runs every callback that is ready in a
  * phase before it polls for I/O again: hand it fifty provider answers at once (a thread's
  * messages arrive in batches) and the fifty database transactions they start all run before
@@ -10,11 +11,11 @@
  * resolves, the transaction that continues from there) drained right after it, then the loop
  * goes round: timers, I/O poll, and the next piece.
  */
-export interface BackgroundPacer {
+export interface TurnQueue {
   run(piece: () => void): void;
 }
 
-export function createBackgroundPacer(): BackgroundPacer {
+export function createTurnQueue(): TurnQueue {
   const queue: Array<() => void> = [];
   let scheduled = false;
 

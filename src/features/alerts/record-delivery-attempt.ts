@@ -7,7 +7,7 @@ import { type Kysely, sql } from "kysely";
 import type { AlertAttemptOutcome, AlertStatus, Database } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
 
-export interface AttemptRecord {
+export interface DeliveryAttemptRecord {
   at: number;
   outcome: AlertAttemptOutcome;
   statusCode: number | null;
@@ -23,10 +23,10 @@ const STATUS_AFTER: Record<AlertAttemptOutcome, AlertStatus> = {
   failed: "failed",
 };
 
-export async function recordAttempt(
+export async function recordDeliveryAttempt(
   db: Kysely<Database>,
   alertId: string,
-  attempt: AttemptRecord,
+  attempt: DeliveryAttemptRecord,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx

@@ -9,18 +9,18 @@
  */
 export type Reservation = { kind: "now"; waitMs: number } | { kind: "later"; delayMs: number };
 
-export interface PacerOptions {
+export interface WebhookPacerOptions {
   intervalMs: number;
   /** The longest a reservation waits in process; beyond it the answer is "later". */
   maxWaitMs: number;
   now?: () => number;
 }
 
-export class Pacer {
+export class WebhookPacer {
   private readonly next = new Map<string, number>();
   private readonly now: () => number;
 
-  constructor(private readonly options: PacerOptions) {
+  constructor(private readonly options: WebhookPacerOptions) {
     this.now = options.now ?? (() => performance.now());
   }
 
