@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ENGINES, type TestDatabase } from "../../test/support/databases.js";
+import { ENGINES } from "../../test/support/databases.js";
 import {
   type ManualClock,
   manualClock,
   openTestDeps,
   waitFor,
 } from "../../test/support/job-deps.js";
+import { startTestDeps, type TestDeps } from "../../test/support/test-deps.js";
 import type { AppDeps } from "../app-deps.js";
 import { closeDeps } from "../main.js";
 import { claimJobs } from "./claim-jobs.js";
@@ -19,19 +20,18 @@ const LEASE_MS = 30_000;
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`claiming jobs (${engine.name})`, () => {
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
     let clock: ManualClock;
 
     beforeEach(async () => {
-      database = await engine.create();
       clock = manualClock();
-      deps = await openTestDeps(database, { clock });
+      testDeps = await startTestDeps(engine, { clock });
+      deps = testDeps.deps;
     });
 
     afterEach(async () => {
-      await closeDeps(deps);
-      await database.drop();
+      await testDeps.close();
     });
 
     const enqueue = (key: string, runAt?: number) =>

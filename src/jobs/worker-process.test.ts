@@ -3,6 +3,7 @@
  * completes once) and stopped with SIGTERM (the job finishes, or is released, and the process
  * exits 0).
  */
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../test/support/databases.js";
 import { openTestDeps, waitFor } from "../../test/support/job-deps.js";
@@ -13,6 +14,7 @@ import {
   recordingTask,
 } from "../../test/support/recording-task.js";
 import { spawnWorker, type WorkerProcess } from "../../test/support/spawn-worker.js";
+import { drainQueue } from "../../test/support/test-deps.js";
 import type { AppDeps } from "../app-deps.js";
 import { closeDeps } from "../main.js";
 import { enqueueJob } from "./enqueue-job.js";
@@ -73,7 +75,8 @@ for (const engine of ENGINES) {
       workers.push(survivor);
       survivor.start();
       await waitFor("the job to complete", async () => (await jobRow()) === undefined, 20_000);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The job row is gone: no worker can start it again, so its runs are all recorded.
+      await drainQueue(deps);
 
       const runs = await jobRuns(deps.db.kysely);
       const starts = runs.filter((r) => r.event === "start");

@@ -1,15 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ENGINES, type TestDatabase } from "../../test/support/databases.js";
-import {
-  type ManualClock,
-  manualClock,
-  openTestDeps,
-  waitFor,
-} from "../../test/support/job-deps.js";
+import { ENGINES } from "../../test/support/databases.js";
+import { type ManualClock, manualClock, waitFor } from "../../test/support/job-deps.js";
+import { startTestDeps, type TestDeps } from "../../test/support/test-deps.js";
 import type { AppDeps } from "../app-deps.js";
-import { closeDeps } from "../main.js";
 import { claimJobs } from "./claim-jobs.js";
 import { enqueueJob } from "./enqueue-job.js";
 import { LeaseExpiring, WorkerStopping } from "./run-job.js";
@@ -39,20 +34,19 @@ function aborted(signal: AbortSignal): Promise<unknown> {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`stopping and leases (${engine.name})`, () => {
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
     let clock: ManualClock;
 
     beforeEach(async () => {
-      database = await engine.create();
       clock = manualClock();
-      deps = await openTestDeps(database, { clock });
+      testDeps = await startTestDeps(engine, { clock });
+      deps = testDeps.deps;
       await enqueueJob(deps.db.kysely, { task: "t", payload: {}, jobKey: "job" }, clock.now());
     });
 
     afterEach(async () => {
-      await closeDeps(deps);
-      await database.drop();
+      await testDeps.close();
     });
 
     const job = () => deps.db.kysely.selectFrom("jobs").selectAll().executeTakeFirst();

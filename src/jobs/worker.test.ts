@@ -1,14 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ENGINES, type TestDatabase } from "../../test/support/databases.js";
-import {
-  type ManualClock,
-  manualClock,
-  openTestDeps,
-  waitFor,
-} from "../../test/support/job-deps.js";
+import { ENGINES } from "../../test/support/databases.js";
+import { type ManualClock, manualClock, waitFor } from "../../test/support/job-deps.js";
+import { startTestDeps, type TestDeps } from "../../test/support/test-deps.js";
 import type { AppDeps } from "../app-deps.js";
-import { closeDeps } from "../main.js";
 import { enqueueJob } from "./enqueue-job.js";
 import { createJobWakeup } from "./job-wakeup.js";
 import type { JobOutcome, TaskDefinition } from "./task.js";
@@ -39,21 +34,20 @@ function recordingTask(
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`job worker (${engine.name})`, () => {
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
     let clock: ManualClock;
     const workers: Worker[] = [];
 
     beforeEach(async () => {
-      database = await engine.create();
       clock = manualClock();
-      deps = await openTestDeps(database, { clock });
+      testDeps = await startTestDeps(engine, { clock });
+      deps = testDeps.deps;
     });
 
     afterEach(async () => {
       await Promise.all(workers.splice(0).map((w) => w.stop()));
-      await closeDeps(deps);
-      await database.drop();
+      await testDeps.close();
     });
 
     const worker = (
@@ -99,7 +93,7 @@ for (const engine of ENGINES) {
       await enqueue(2);
       w.notify();
       await waitFor("the second job", async () => (await row(2)) === undefined, 5000, 5);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await testDeps.drain();
       expect(t.runs).toEqual([
         { n: 1, attempt: 1 },
         { n: 2, attempt: 1 },

@@ -86,9 +86,12 @@ for (const engine of ENGINES) {
     it("leaves the queue alone with WORKER_ENABLED=false", async () => {
       velvet = serve({ WORKER_ENABLED: "false" });
       await waitFor("the server to listen", listening, 20_000);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The start-up line says no worker was started: none can claim the job afterwards.
+      await waitFor(
+        "the start-up line",
+        () => velvet?.stdout().includes('"workerId":null') === true,
+      );
       expect(await job()).toMatchObject({ attempts: 0, locked_by: null, last_error: null });
-      expect(velvet.stdout()).toContain('"workerId":null');
       velvet.child.kill("SIGTERM");
       expect(await velvet.exited, velvet.stderr()).toEqual({ code: 0, signal: null });
     });

@@ -4,11 +4,12 @@
  * failures retried and recorded until delivered; permanent failures recorded and not retried;
  * the SSRF guard refusing a webhook that points inside.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-server.js";
 import { runAlertJob, type SeedVipOptions, seedVip } from "../../../test/support/alert-fixtures.js";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { openTestDeps } from "../../../test/support/job-deps.js";
+import { ENGINES } from "../../../test/support/databases.js";
+import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
 import type { ChatMessage } from "./build-chat-message.js";
@@ -20,20 +21,19 @@ const BASE_URL = "https://velvet.example.com";
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`deliver-chat-alert on ${engine.name}`, () => {
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
     let chat: FakeChatServer;
     let delivery: AlertDelivery;
     beforeAll(async () => {
       chat = await startChatServer();
-      database = await engine.create();
-      deps = await openTestDeps(database, {
+      testDeps = await startTestDeps(engine, {
         env: { WEBHOOKS_ALLOW_PRIVATE: "true", PUBLIC_BASE_URL: BASE_URL },
       });
+      deps = testDeps.deps;
     });
     afterAll(async () => {
-      await deps?.db.close();
-      await database?.drop();
+      await testDeps?.close();
       await chat?.close();
     });
     beforeEach(() => {

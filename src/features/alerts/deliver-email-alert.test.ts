@@ -3,11 +3,12 @@
  * one multipart e-mail with the right content and headers, once; the same Message-ID on a
  * retried send; SMTP 4xx retried, 5xx recorded and not retried; no SMTP_URL, no e-mail.
  */
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runAlertJob, seedVip } from "../../../test/support/alert-fixtures.js";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { openTestDeps } from "../../../test/support/job-deps.js";
+import { ENGINES } from "../../../test/support/databases.js";
 import { startSmtpServer, type TestSmtpServer } from "../../../test/support/smtp-server.js";
+import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
 import { deliverEmailAlert } from "./deliver-email-alert.js";
@@ -26,22 +27,21 @@ const TEAM = ["team@acme.com", "ceo@acme.com"];
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`deliver-email-alert on ${engine.name}`, () => {
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
     let smtp: TestSmtpServer;
     let delivery: AlertDelivery;
     beforeAll(async () => {
       smtp = await startSmtpServer();
-      database = await engine.create();
-      deps = await openTestDeps(database, {
+      testDeps = await startTestDeps(engine, {
         env: { SMTP_URL: smtp.url, ALERT_FROM: FROM, PUBLIC_BASE_URL: BASE_URL },
       });
+      deps = testDeps.deps;
       delivery = createAlertDelivery(deps.config);
     });
     afterAll(async () => {
       await delivery?.close();
-      await deps?.db.close();
-      await database?.drop();
+      await testDeps?.close();
       await smtp?.close();
     });
     beforeEach(() => {

@@ -3,10 +3,11 @@
  * one job per configured channel, never a second one for the same customer and channel (not on
  * re-enrichment, not when two transactions race), nothing when the transaction rolls back.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedVip } from "../../../test/support/alert-fixtures.js";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { openTestDeps } from "../../../test/support/job-deps.js";
+import { ENGINES } from "../../../test/support/databases.js";
+import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
 import { enqueueVipAlerts, type VipAlertInput } from "./enqueue-vip-alerts.js";
 
@@ -14,15 +15,14 @@ const WEBHOOK = "https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqr
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`enqueueVipAlerts on ${engine.name}`, () => {
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
     beforeAll(async () => {
-      database = await engine.create();
-      deps = await openTestDeps(database);
+      testDeps = await startTestDeps(engine);
+      deps = testDeps.deps;
     });
     afterAll(async () => {
-      await deps?.db.close();
-      await database?.drop();
+      await testDeps?.close();
     });
 
     const enqueue = (vip: VipAlertInput) =>

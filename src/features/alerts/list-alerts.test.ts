@@ -1,8 +1,9 @@
 /** The alert list, on both engines: newest first, attempts nested oldest first, one account only. */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedVip } from "../../../test/support/alert-fixtures.js";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { openTestDeps } from "../../../test/support/job-deps.js";
+import { ENGINES } from "../../../test/support/databases.js";
+import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
@@ -13,15 +14,14 @@ const WEBHOOK = "https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqr
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`listAlerts on ${engine.name}`, () => {
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
     beforeAll(async () => {
-      database = await engine.create();
-      deps = await openTestDeps(database);
+      testDeps = await startTestDeps(engine);
+      deps = testDeps.deps;
     });
     afterAll(async () => {
-      await deps?.db.close();
-      await database?.drop();
+      await testDeps?.close();
     });
 
     it("lists an account's alerts newest first with their attempts, and nothing of others", async () => {

@@ -3,6 +3,7 @@
  * fakes) → one chat message (fake Slack webhook) and one e-mail (real SMTP server), on both
  * engines. Nothing is called directly: this is what a merchant's team would receive.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-server.js";
 import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
@@ -10,6 +11,7 @@ import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { startSmtpServer, type TestSmtpServer } from "../../../test/support/smtp-server.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { drainQueue } from "../../../test/support/test-deps.js";
 import { loadConfig } from "../../config.js";
 import { updateAccount } from "../accounts/update-account.js";
 import { createAlertDelivery } from "./alert-deps.js";
@@ -117,7 +119,8 @@ for (const engine of ENGINES) {
           .executeTakeFirst();
         return c?.enrichment_status === "enriched";
       });
-      await new Promise((r) => setTimeout(r, 500));
+      // Anything the re-enrichment enqueued has run once the queue is drained.
+      await drainQueue(app.deps);
       expect(chatFor(customerId)).toHaveLength(1);
       expect(mailFor(customerId)).toHaveLength(1);
       expect(await alertRows(customerId)).toHaveLength(2);
@@ -141,7 +144,7 @@ for (const engine of ENGINES) {
           .executeTakeFirst();
         return e?.vip === 0;
       });
-      await new Promise((r) => setTimeout(r, 300));
+      await drainQueue(app.deps);
       expect(await alertRows(customerId)).toHaveLength(0);
       expect(chatFor(customerId)).toHaveLength(0);
       expect(mailFor(customerId)).toHaveLength(0);

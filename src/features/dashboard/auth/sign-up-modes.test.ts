@@ -171,7 +171,7 @@ for (const engine of ENGINES) {
           .where("email", "=", email)
           .execute();
         expect(rows.length).toBeLessThanOrEqual(3);
-        await new Promise((r) => setTimeout(r, 300));
+        // Each mail is recorded before the SMTP server's 250, so before its sign-up answered.
         expect(mailsTo(email).length).toBeLessThanOrEqual(3);
       });
     });

@@ -4,10 +4,12 @@
  * customer without a recent order is erased (audited, by the system); both run as periodic
  * jobs of the real worker, one keyed row each, rescheduled by their handler.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedVip } from "../../../../test/support/alert-fixtures.js";
-import { ENGINES, type TestDatabase } from "../../../../test/support/databases.js";
-import { manualClock, openTestDeps, waitFor } from "../../../../test/support/job-deps.js";
+import { ENGINES } from "../../../../test/support/databases.js";
+import { manualClock, waitFor } from "../../../../test/support/job-deps.js";
+import { startTestDeps, type TestDeps } from "../../../../test/support/test-deps.js";
 import type { AppDeps } from "../../../app-deps.js";
 import { periodicJobKey } from "../../../jobs/periodic-jobs.js";
 import { createWorker } from "../../../jobs/worker.js";
@@ -22,16 +24,15 @@ const DAY = 86_400_000;
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`retention (${engine.name})`, () => {
     const clock = manualClock(Date.UTC(2025, 0, 1));
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
 
     beforeAll(async () => {
-      database = await engine.create();
-      deps = await openTestDeps(database, { clock, env: { CUSTOMER_RETENTION_DAYS: "365" } });
+      testDeps = await startTestDeps(engine, { clock, env: { CUSTOMER_RETENTION_DAYS: "365" } });
+      deps = testDeps.deps;
     });
     afterAll(async () => {
-      await deps?.db.close();
-      await database?.drop();
+      await testDeps?.close();
     });
 
     async function answer(customerId: string, raw: object) {
