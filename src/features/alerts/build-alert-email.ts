@@ -4,6 +4,7 @@
  * name is one line, at most 40 characters and stripped of URLs (subject-text.ts). The
  * Message-ID is the alert's stored one, so a retried send is recognisably the same message.
  */
+import { escapeHtml } from "../../lib/escape-html.js";
 import { formatOrder } from "./build-chat-message.js";
 import type { AlertContent } from "./load-alert.js";
 import { subjectText } from "./subject-text.js";
@@ -23,15 +24,6 @@ export interface AlertEmailEnvelope {
   from: string;
   to: string[];
   messageId: string;
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
 }
 
 export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): AlertEmail {

@@ -4,8 +4,8 @@
  * escaped; a fresh Message-ID each time.
  */
 import { randomUUID } from "node:crypto";
+import { escapeHtml } from "../../lib/escape-html.js";
 import type { AlertEmail } from "./build-alert-email.js";
-import { escapeHtml } from "./build-alert-email.js";
 
 export interface PlainEmail {
   from: string;

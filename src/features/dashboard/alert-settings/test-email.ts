@@ -3,8 +3,8 @@
  * use, so a merchant finds a wrong address or a mail server that refuses us before a VIP shops.
  */
 import { randomUUID } from "node:crypto";
+import { escapeHtml } from "../../../lib/escape-html.js";
 import type { AlertDelivery } from "../../alerts/alert-deps.js";
-import { escapeHtml } from "../../alerts/build-alert-email.js";
 import { subjectText } from "../../alerts/subject-text.js";
 import type { Notice } from "../html/components.js";
 

@@ -5,6 +5,7 @@
  * such as inline SVG built from numbers). Attributes in templates must always be quoted, so the
  * one escaping rule covers both contexts. Arrays render each item with the same rules.
  */
+import { escapeHtml } from "../../../lib/escape-html.js";
 
 export class SafeHtml {
   constructor(readonly value: string) {}
@@ -22,19 +23,6 @@ export type HtmlValue =
   | null
   | undefined
   | ReadonlyArray<HtmlValue>;
-
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-  "`": "&#96;",
-};
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
-}
 
 function render(value: HtmlValue): string {
   if (value instanceof SafeHtml) return value.value;
@@ -56,3 +44,5 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
 export function trustedHtml(markup: string): SafeHtml {
   return new SafeHtml(markup);
 }
+
+export { escapeHtml };
