@@ -3,17 +3,17 @@
  * that gave up (customer `failed`) is revived with its customer back to `pending` and then
  * completes; a given-up alert is `pending` again; jobs that did not give up are left alone.
  */
+
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedVip } from "../../test/support/alert-fixtures.js";
-import { ENGINES, type TestDatabase } from "../../test/support/databases.js";
+import { ENGINES } from "../../test/support/databases.js";
+import { startTestDeps, type TestDeps } from "../../test/support/test-deps.js";
 import type { AppDeps } from "../app-deps.js";
-import { loadConfig } from "../config.js";
 import { createAccount } from "../features/accounts/create-account.js";
 import { enqueueVipAlerts } from "../features/alerts/enqueue-vip-alerts.js";
 import type { EnrichmentProvider } from "../features/enrichment/providers/provider.js";
 import { submitOrder } from "../features/orders/submit-order.js";
-import { buildDeps, closeDeps } from "../main.js";
 import { allTasks } from "../tasks.js";
 import { listJobs } from "./list-jobs.js";
 import { retryJobs } from "./retry-jobs.js";
@@ -36,20 +36,16 @@ const pdl: EnrichmentProvider = {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`retrying given-up jobs on ${engine.name}`, () => {
-    let database: TestDatabase;
+    let testDeps: TestDeps;
     let deps: AppDeps;
     beforeAll(async () => {
-      database = await engine.create();
-      const config = {
-        ...loadConfig({ LOG_LEVEL: "silent", ENRICHMENT_MAX_ATTEMPTS: "1" }),
-        database: database.target,
-      };
-      deps = await buildDeps({ config, log: pino({ level: "silent" }), providers: [pdl] });
+      testDeps = await startTestDeps(engine, {
+        env: { ENRICHMENT_MAX_ATTEMPTS: "1" },
+        providers: [pdl],
+      });
+      deps = testDeps.deps;
     });
-    afterAll(async () => {
-      if (deps) await closeDeps(deps);
-      await database?.drop();
-    });
+    afterAll(() => testDeps?.close());
 
     const customerStatus = async (id: string) =>
       (

@@ -7,7 +7,7 @@ import { pino } from "pino";
 import type { AppDeps } from "../../src/app-deps.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import type { Clock } from "../../src/lib/clock.js";
-import { buildDeps } from "../../src/main.js";
+import { type BuildDepsOptions, buildDeps } from "../../src/main.js";
 import type { TestDatabase } from "./databases.js";
 
 export interface ManualClock extends Clock {
@@ -28,15 +28,24 @@ export function manualClock(start = Date.UTC(2025, 0, 1)): ManualClock {
   };
 }
 
+export interface OpenTestDepsOptions extends Pick<BuildDepsOptions, "clock" | "providers"> {
+  env?: Record<string, string>;
+}
+
 export async function openTestDeps(
   database: TestDatabase,
-  options: { clock?: Clock; env?: Record<string, string> } = {},
+  options: OpenTestDepsOptions = {},
 ): Promise<AppDeps> {
   const config: Config = {
     ...loadConfig({ LOG_LEVEL: "silent", ...options.env }),
     database: database.target,
   };
-  return buildDeps({ config, log: pino({ level: "silent" }), clock: options.clock });
+  return buildDeps({
+    config,
+    log: pino({ level: "silent" }),
+    clock: options.clock,
+    providers: options.providers,
+  });
 }
 
 /** Polls until `check` is true; fails with `what` after `timeoutMs`. */

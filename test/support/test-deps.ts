@@ -10,15 +10,12 @@ import { sql } from "kysely";
 import type { AppDeps } from "../../src/app-deps.js";
 import type { TaskDefinition } from "../../src/jobs/task.js";
 import { createWorker, type Worker, type WorkerOptions } from "../../src/jobs/worker.js";
-import type { Clock } from "../../src/lib/clock.js";
 import { closeDeps } from "../../src/main.js";
 import { allTasks } from "../../src/tasks.js";
 import type { Engine, TestDatabase } from "./databases.js";
-import { openTestDeps, waitFor } from "./job-deps.js";
+import { type OpenTestDepsOptions, openTestDeps, waitFor } from "./job-deps.js";
 
-export interface TestDepsOptions {
-  clock?: Clock;
-  env?: Record<string, string>;
+export interface TestDepsOptions extends OpenTestDepsOptions {
   /**
    * Start a job loop: `true` runs every task `velvet serve` runs (tasks.ts), a list runs those
    * tasks only. Off by default.
@@ -42,7 +39,7 @@ export async function startTestDeps(
   options: TestDepsOptions = {},
 ): Promise<TestDeps> {
   const database = await engine.create();
-  const deps = await openTestDeps(database, { clock: options.clock, env: options.env });
+  const deps = await openTestDeps(database, options);
   const tasks = options.worker === true ? allTasks(deps) : options.worker ? options.worker : null;
   const worker = tasks === null ? null : createWorker(deps, tasks, options.workerOptions);
   worker?.start();
