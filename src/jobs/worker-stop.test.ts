@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ENGINES } from "../../test/support/databases.js";
@@ -95,7 +96,13 @@ for (const engine of ENGINES) {
         late = "returned";
         return { kind: "done" };
       });
-      const w = createWorker(deps, [t.definition], { pollIntervalMs: 10, graceMs: 50 });
+      // The worker's debug lines tell when the late "done" has been settled (as lost).
+      const lines: Array<{ msg?: string; result?: string }> = [];
+      const log = pino(
+        { level: "debug" },
+        { write: (line: string) => lines.push(JSON.parse(line)) },
+      );
+      const w = createWorker({ ...deps, log }, [t.definition], { pollIntervalMs: 10, graceMs: 50 });
       w.start();
       await waitFor("the job to start", () => w.inFlight === 1);
       const started = Date.now();
@@ -103,7 +110,9 @@ for (const engine of ENGINES) {
       expect(Date.now() - started).toBeLessThan(1700);
       expect(await job()).toMatchObject({ attempts: 0, locked_by: null });
       await waitFor("the ignored handler to return", () => late === "returned");
-      await sleep(100);
+      await waitFor("its late done to be settled", () =>
+        lines.some((l) => l.msg === "job settled" && l.result === "lost"),
+      );
       expect(await job()).toMatchObject({ attempts: 0, locked_by: null });
     });
 
