@@ -23,6 +23,7 @@ import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { sessionHook } from "./session/guards.js";
+import { registerStoresRoutes } from "./stores/stores-routes.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
 
 export interface DashboardOptions {
@@ -83,6 +84,7 @@ export function registerDashboard(
       registerCustomerPrivacyRoutes(pages, deps);
       registerAlertLogRoutes(pages, deps);
       registerApiAccessRoutes(pages, deps);
+      registerStoresRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
       registerAlertEmailConfirmRoutes(pages, deps);
       registerBillingRoutes(pages, deps);
