@@ -24,7 +24,7 @@ import {
 import { waitForRoom, withWaits } from "./wait-politely.js";
 
 /** A stable Admin API version; Shopify supports each for at least 12 months. */
-export const SHOPIFY_API_VERSION = "2025-10";
+export const SHOPIFY_API_VERSION = "2026-07";
 export const SHOPIFY_PAGE_SIZE = 50;
 
 export const ORDERS_QUERY = `query VelvetOrders($first: Int!, $after: String, $query: String) {

@@ -20,6 +20,7 @@ import {
 } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { listConnections } from "./list-connections.js";
+import { createStoreSyncTask, storeSyncJobKey } from "./sync-task.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);
@@ -143,6 +144,39 @@ for (const engine of ENGINES) {
       const calls = shopify.requests.length;
       expect(await runSync(app.deps, id)).toEqual({ kind: "idle" });
       expect(shopify.requests.length).toBe(calls);
+    });
+
+    it("two runs of one connection at once leave each order once and the count right", async () => {
+      for (let i = 0; i < 120; i++)
+        shopify.orders.push(shopifyOrder(`c-${n}-${i}@acme.com`, ago(DAY - i * 10)));
+      const id = await connect(app.deps, {
+        accountId: account.accountId,
+        shop: shopify.shop,
+        credentials: { platform: "shopify", token: shopify.token },
+      });
+      // As if a lease had expired under a slow run: both read the same cursor.
+      const runs = await Promise.all([runSync(app.deps, id), runSync(app.deps, id)]);
+      const stored = runs.reduce((sum, r) => sum + ("newOrders" in r ? r.newOrders : 0), 0);
+      expect(stored).toBe(120);
+      expect(await storeOrders(app.deps, account.storeId)).toHaveLength(120);
+      expect((await connectionRow(app.deps, id)).orders_synced).toBe(120);
+    });
+
+    it("a worker starting gives every connection its sync job back", async () => {
+      const id = await connect(app.deps, {
+        accountId: account.accountId,
+        shop: shopify.shop,
+        credentials: { platform: "shopify", token: shopify.token },
+      });
+      const key = storeSyncJobKey(id);
+      await app.deps.db.kysely.deleteFrom("jobs").where("job_key", "=", key).execute();
+      await createStoreSyncTask().onWorkerStart?.(app.deps);
+      const job = await app.deps.db.kysely
+        .selectFrom("jobs")
+        .select(["task", "payload"])
+        .where("job_key", "=", key)
+        .executeTakeFirst();
+      expect(job).toEqual({ task: "store-sync", payload: JSON.stringify({ connectionId: id }) });
     });
 
     it("connect refuses a wrong token with a clear message and saves nothing", async () => {
