@@ -30,6 +30,7 @@ const FEATURE_ORDER = [
   "alerts",
   "accounts",
   "order-import",
+  "store-sync", // pulls Shopify and WooCommerce orders through orders/
   "privacy",
   "dashboard", // the web UI over all of the above
 ];

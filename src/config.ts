@@ -65,6 +65,16 @@ const ConfigSchema = z.object({
   // People's data: how long providers' raw answers and inactive customers are kept.
   PROVIDER_DATA_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   CUSTOMER_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
+
+  // Store connections (Shopify, WooCommerce): how often each is synced, and the key that
+  // encrypts their credentials at rest.
+  STORE_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
+  STORE_TOKEN_KEY: z
+    .string()
+    .refine((v) => storeTokenKey(v) !== null, {
+      message: "must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)",
+    })
+    .optional(),
 });
 
 export interface ProviderSettings {
@@ -121,6 +131,11 @@ export interface Config {
     smtpUrl: string | null;
     from: string;
     allowPrivateWebhooks: boolean;
+  };
+  storeSync: {
+    intervalMs: number;
+    /** AES-256 key for stored store credentials; null: connecting a store is refused. */
+    tokenKey: Buffer | null;
   };
   retention: {
     providerDataDays: number;
@@ -215,11 +230,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.ALERT_FROM,
       allowPrivateWebhooks: e.WEBHOOKS_ALLOW_PRIVATE,
     },
+    storeSync: {
+      intervalMs: e.STORE_SYNC_INTERVAL_SECONDS * 1000,
+      tokenKey: e.STORE_TOKEN_KEY === undefined ? null : storeTokenKey(e.STORE_TOKEN_KEY),
+    },
     retention: {
       providerDataDays: e.PROVIDER_DATA_RETENTION_DAYS,
       customerDays: e.CUSTOMER_RETENTION_DAYS ?? null,
     },
   };
+}
+
+/** STORE_TOKEN_KEY: 32 bytes written as 64 hex digits or base64; null when it is neither. */
+function storeTokenKey(text: string): Buffer | null {
+  const v = text.trim();
+  if (/^[0-9a-f]{64}$/i.test(v)) return Buffer.from(v, "hex");
+  if (!/^[A-Za-z0-9+/]{43}=?$/.test(v)) return null;
+  const key = Buffer.from(v, "base64");
+  return key.length === 32 ? key : null;
 }
 
 function provider(

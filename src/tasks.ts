@@ -7,6 +7,7 @@ import { alertTasks } from "./features/alerts/alert-tasks.js";
 import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
 import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
 import { retentionTasks } from "./features/privacy/retention/retention-tasks.js";
+import { createStoreSyncTask } from "./features/store-sync/sync-task.js";
 import type { TaskDefinition } from "./jobs/task.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
@@ -16,5 +17,6 @@ export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<any>[] {
     ...alertTasks(deps.alerts),
     eraseClosedAccountTask(),
     ...retentionTasks(),
+    createStoreSyncTask(),
   ];
 }

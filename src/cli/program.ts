@@ -10,6 +10,7 @@ import { registerJobs } from "./commands/jobs.js";
 import { registerKey } from "./commands/key.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerServe } from "./commands/serve.js";
+import { registerStore } from "./commands/store.js";
 import { registerUsage } from "./commands/usage.js";
 import { registerWorker } from "./commands/worker.js";
 
@@ -30,5 +31,6 @@ export function buildProgram(): Command {
   registerData(program);
   registerAudit(program);
   registerImport(program);
+  registerStore(program);
   return program;
 }

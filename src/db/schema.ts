@@ -256,7 +256,37 @@ export interface AuditEventsTable {
   details: string | null;
 }
 
+export type StorePlatform = "shopify" | "woocommerce";
+export type StoreConnectionState = "active" | "paused" | "broken";
+
+export interface StoreConnectionsTable {
+  id: string;
+  account_id: string;
+  store_id: string;
+  platform: StorePlatform;
+  /** Shopify: the shop's domain (name.myshopify.com); WooCommerce: the site's URL. */
+  shop: string;
+  /** AES-256-GCM ciphertext of the credentials (features/store-sync/credentials.ts). */
+  credentials: string;
+  /** The credentials' last 4 characters: all that is ever shown. */
+  credentials_hint: string;
+  state: StoreConnectionState;
+  /** JSON: where the next sync starts (per platform). */
+  cursor: string;
+  /** Orders created before this are history: no alert, backfill priority. */
+  live_after: number;
+  last_sync_at: number | null;
+  orders_synced: number;
+  orders_skipped: number;
+  /** Consecutive failed syncs (backoff); 0 after a good one. */
+  failures: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
+  store_connections: StoreConnectionsTable;
   accounts: AccountsTable;
   users: UsersTable;
   stores: StoresTable;

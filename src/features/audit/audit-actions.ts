@@ -10,6 +10,10 @@ export const AUDIT_ACTIONS = {
   "customer.exported": "Customer data exported",
   "customer.erased": "Customer data erased",
   "account.closed": "Account closed",
+  "store.connected": "Store connected",
+  "store.paused": "Store sync paused",
+  "store.resumed": "Store sync resumed",
+  "store.disconnected": "Store disconnected",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -32,6 +36,9 @@ const DETAIL_LABELS: Record<string, string> = {
   sessionsEnded: "sessions ended",
   customers: "customers to erase",
   replacedBy: "replaced by key",
+  platform: "platform",
+  shop: "store",
+  backfillDays: "backfill days",
 };
 
 /** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */

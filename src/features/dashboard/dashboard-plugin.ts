@@ -27,6 +27,7 @@ import { registerPageHelmet } from "./http/respond.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { sessionHook } from "./session/guards.js";
+import { registerStoresRoutes } from "./stores/stores-routes.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
 
 export interface DashboardOptions {
@@ -89,6 +90,7 @@ export function registerDashboard(
       registerCustomerPrivacyRoutes(pages, deps);
       registerAlertLogRoutes(pages, deps);
       registerApiAccessRoutes(pages, deps);
+      registerStoresRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
       registerAlertEmailConfirmRoutes(pages, deps);
       registerBillingRoutes(pages, deps);

@@ -68,47 +68,62 @@ export async function submitOrder(
   submission: OrderSubmission,
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
+  const result = await deps.db.kysely
+    .transaction()
+    .execute((trx) => submitOrderInTransaction(trx, deps, store, submission, options));
+  // Wake the in-process worker only after the commit, or it could not see the job yet.
+  if (result.enrichmentStatus !== "existing") deps.jobs.notify();
+  return result;
+}
+
+/**
+ * The same use case inside the caller's transaction, for a caller that commits other writes
+ * with the order (a store sync saves its cursor with the page of orders it covers). The caller
+ * commits, then calls `jobs.notify()` when any outcome's enrichmentStatus is not "existing".
+ */
+export async function submitOrderInTransaction(
+  trx: Transaction<Database>,
+  deps: Pick<Deps, "clock" | "config">,
+  store: StoreRef,
+  submission: OrderSubmission,
+  options: SubmitOrderOptions = {},
+): Promise<SubmitOrderOutcome> {
   const enrichment: EnrichmentOptions = {
     alerts: options.alerts ?? true,
     priority: options.priority ?? "live",
   };
   const maxAttempts = deps.config.enrichment.maxAttempts;
   const requestId = options.requestId ?? null;
-  const result = await deps.db.kysely.transaction().execute(async (trx) => {
-    const now = deps.clock.now();
-    const datedAt = options.orderedAt ?? now;
-    const customer = await getOrCreateCustomer(trx, store, submission, now, datedAt);
-    let enrichmentStatus: EnrichmentStatusAnswer;
-    if (customer.created) {
-      await enqueueEnrichment(trx, customer.id, now, maxAttempts, enrichment, requestId);
-      await chargeEnrichment(trx, store, customer.id, deps.config.enrichmentPriceUsd, now);
-      enrichmentStatus = "queued";
-    } else {
-      enrichmentStatus = await answerForExisting(
-        trx,
-        customer,
-        now,
-        maxAttempts,
-        enrichment,
-        requestId,
-      );
-      if (options.orderedAt !== undefined) await backdateCustomer(trx, customer.id, datedAt);
-    }
-    const result: SubmitOrderOutcome = {
-      customerId: customer.id,
-      enrichmentStatus,
-      newCustomer: customer.created,
-      newOrder: false,
-    };
-    if (submission.order !== null) {
-      const order = await getOrCreateOrder(trx, store, customer.id, submission.order, datedAt);
-      result.orderId = order.id;
-      result.newOrder = order.created;
-    }
-    return result;
-  });
-  // Wake the in-process worker only after the commit, or it could not see the job yet.
-  if (result.enrichmentStatus !== "existing") deps.jobs.notify();
+  const now = deps.clock.now();
+  const datedAt = options.orderedAt ?? now;
+  const customer = await getOrCreateCustomer(trx, store, submission, now, datedAt);
+  let enrichmentStatus: EnrichmentStatusAnswer;
+  if (customer.created) {
+    await enqueueEnrichment(trx, customer.id, now, maxAttempts, enrichment, requestId);
+    await chargeEnrichment(trx, store, customer.id, deps.config.enrichmentPriceUsd, now);
+    enrichmentStatus = "queued";
+  } else {
+    enrichmentStatus = await answerForExisting(
+      trx,
+      customer,
+      now,
+      maxAttempts,
+      enrichment,
+      requestId,
+    );
+    if (options.orderedAt !== undefined) await backdateCustomer(trx, customer.id, datedAt);
+  }
+  const result: SubmitOrderOutcome = {
+    customerId: customer.id,
+    enrichmentStatus,
+    newCustomer: customer.created,
+    newOrder: false,
+  };
+  if (submission.order !== null) {
+    const order = await getOrCreateOrder(trx, store, customer.id, submission.order, datedAt);
+    result.orderId = order.id;
+    result.newOrder = order.created;
+  }
   return result;
 }
 

@@ -5,6 +5,7 @@ import { timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
+import { integrationsNav } from "../stores/stores-view.js";
 import { curlExample } from "./curl-example.js";
 import type { FlashedKey } from "./key-flash.js";
 
@@ -62,6 +63,7 @@ export function apiAccessView(p: ApiAccessProps): SafeHtml {
     body: html`<div class="breadcrumb">Settings › Integrations</div>
 ${pageHead("API Access", "Your store sends orders to Velvet with an API key.", generate)}
 ${settingsTabs("integrations")}
+${integrationsNav("api")}
 ${notice(p.notice)}
 ${p.newKey ? newKeyBox(p.newKey, p.welcome) : ""}
 <section class="panel" aria-labelledby="keys-title">

@@ -1,0 +1,148 @@
+/**
+ * `velvet store …` as a merchant's operator runs it, on both engines, against the fake Shopify
+ * Admin API: connect (credentials checked first, never printed), list, a broken connection shown
+ * with its error, pause, resume and disconnect, and the refusal without STORE_TOKEN_KEY.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type FakeShopify,
+  shopifyOrder,
+  startFakeShopify,
+} from "../../../test/fakes/shopify-admin.js";
+import { onlyJson, runVelvet } from "../../../test/support/cli.js";
+import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { openTestDeps } from "../../../test/support/job-deps.js";
+import { runSync, STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
+import { closeDeps } from "../../main.js";
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`velvet store (${engine.name})`, () => {
+    let database: TestDatabase;
+    let shopify: FakeShopify;
+    let env: Record<string, string>;
+    let accountId: string;
+
+    beforeAll(async () => {
+      database = await engine.create();
+      shopify = await startFakeShopify();
+      shopify.orders.push(shopifyOrder("ada@navy-systems.com", new Date(Date.now() - 86_400_000)));
+      env = { DATABASE_URL: database.url, ...STORE_SYNC_ENV };
+      const created = onlyJson(
+        await runVelvet(
+          ["account", "create", "--name", "Acme", "--owner", "owner@acme.test", "--json"],
+          env,
+        ),
+      );
+      accountId = String(created.accountId);
+    });
+    afterAll(async () => {
+      await shopify?.close();
+      await database?.drop();
+    });
+
+    it("connects, lists, shows a broken connection, pauses, resumes and disconnects", async () => {
+      const refused = await runVelvet(
+        [
+          "store",
+          "connect",
+          "shopify",
+          "--account",
+          accountId,
+          "--shop",
+          shopify.shop,
+          "--token",
+          "shpat_wrong",
+        ],
+        env,
+      );
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(
+        /Shopify did not accept the connection: the store refused the credentials \(401/,
+      );
+
+      const noKey = await runVelvet(
+        [
+          "store",
+          "connect",
+          "shopify",
+          "--account",
+          accountId,
+          "--shop",
+          shopify.shop,
+          "--token",
+          shopify.token,
+        ],
+        { ...env, STORE_TOKEN_KEY: "" },
+      );
+      expect(noKey.code).not.toBe(0);
+      expect(noKey.stderr).toContain("Connecting a store needs STORE_TOKEN_KEY");
+
+      const connected = onlyJson(
+        await runVelvet(
+          [
+            "store",
+            "connect",
+            "shopify",
+            "--account",
+            accountId,
+            "--shop",
+            shopify.shop,
+            "--token",
+            shopify.token,
+            "--backfill-days",
+            "30",
+            "--json",
+          ],
+          env,
+        ),
+      );
+      expect(connected).toMatchObject({
+        platform: "shopify",
+        reconnected: false,
+        backfillDays: 30,
+      });
+      const id = String(connected.connectionId);
+
+      // The worker's run, here in the test's process: the token is then revoked in the shop.
+      const deps = await openTestDeps(database, { env: STORE_SYNC_ENV });
+      try {
+        shopify.reply({ status: 401, body: '{"errors":"[API] Invalid API key or access token"}' });
+        expect((await runSync(deps, id)).kind).toBe("broken");
+      } finally {
+        await closeDeps(deps);
+      }
+      const listed = await runVelvet(["store", "list", "--account", accountId], env);
+      expect(listed.stdout).toContain("broken");
+      expect(listed.stdout).toContain("refused the credentials (401");
+      expect(listed.stdout).toContain(`…${shopify.token.slice(-4)}`);
+      expect(listed.stdout + listed.stderr).not.toContain(shopify.token);
+
+      expect(onlyJson(await runVelvet(["store", "resume", id, "--json"], env))).toEqual({
+        connectionId: id,
+        state: "active",
+      });
+      expect(onlyJson(await runVelvet(["store", "pause", id, "--json"], env))).toEqual({
+        connectionId: id,
+        state: "paused",
+      });
+      const json = onlyJson(await runVelvet(["store", "list", "--json"], env));
+      expect(json.connections).toEqual([
+        expect.objectContaining({ connectionId: id, state: "paused", lastError: null, accountId }),
+      ]);
+      expect(onlyJson(await runVelvet(["store", "disconnect", id, "--json"], env))).toEqual({
+        connectionId: id,
+        state: "disconnected",
+      });
+      expect(onlyJson(await runVelvet(["store", "list", "--json"], env)).connections).toEqual([]);
+      const audit = await runVelvet(["audit", "list", "--account", accountId], env);
+      for (const label of [
+        "Store connected",
+        "Store sync paused",
+        "Store sync resumed",
+        "Store disconnected",
+      ]) {
+        expect(audit.stdout).toContain(label);
+      }
+    }, 60_000);
+  });
+}

@@ -1,0 +1,153 @@
+/**
+ * `velvet store …`: connect a Shopify or WooCommerce store for live sync, list connections,
+ * pause, resume or disconnect one. Credentials are verified with one real call before they are
+ * saved, stored encrypted and never printed (only their last 4 characters).
+ */
+import { type Command, InvalidArgumentError } from "commander";
+import { connectStore, DEFAULT_BACKFILL_DAYS } from "../../features/store-sync/connect-store.js";
+import type { Credentials } from "../../features/store-sync/credentials.js";
+import { listConnections } from "../../features/store-sync/list-connections.js";
+import {
+  type ConnectionChange,
+  changeConnection,
+} from "../../features/store-sync/manage-connection.js";
+import { createPlatformHttp } from "../../features/store-sync/platform-http.js";
+import { commandActor } from "../cli-actor.js";
+import { printResult } from "../output.js";
+import { parseId } from "../parse.js";
+import { withDeps } from "../with-deps.js";
+
+function parseDays(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 3650) {
+    throw new InvalidArgumentError("the backfill is a whole number of days from 0 to 3650");
+  }
+  return n;
+}
+
+interface ConnectOptions {
+  account: string;
+  backfillDays: number;
+  json?: boolean;
+}
+
+async function connectAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
+  const connected = await withDeps(
+    async (deps) => {
+      const http = createPlatformHttp({
+        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
+        timeoutMs: deps.config.enrichment.timeoutMs,
+      });
+      try {
+        return await connectStore(deps, http, {
+          accountId: opts.account,
+          shop,
+          credentials,
+          backfillDays: opts.backfillDays,
+          actor: commandActor(),
+        });
+      } finally {
+        await http.close();
+      }
+    },
+    { providers: false },
+  );
+  printResult(Boolean(opts.json), { ...connected, backfillDays: opts.backfillDays }, () =>
+    [
+      `${connected.reconnected ? "Reconnected" : "Connected"} ${connected.shop}: connection ${connected.connectionId}.`,
+      connected.reconnected
+        ? "New credentials saved; the sync carries on where it was."
+        : `The worker (velvet serve or velvet worker) pulls its orders, the last ${opts.backfillDays} days first.`,
+    ].join("\n"),
+  );
+}
+
+export function registerStore(program: Command): void {
+  const store = program.command("store").description("connect Shopify and WooCommerce stores");
+  const connect = store.command("connect").description("connect a store for live order sync");
+
+  connect
+    .command("shopify")
+    .description("connect a Shopify shop with an Admin API access token (read_orders)")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--shop <domain>", "the shop's domain, such as acme.myshopify.com")
+    .requiredOption("--token <token>", "the Admin API access token (shpat_…)")
+    .option(
+      "--backfill-days <n>",
+      "read the orders of the last N days first",
+      parseDays,
+      DEFAULT_BACKFILL_DAYS,
+    )
+    .option("--json", "print one JSON object")
+    .action((opts: ConnectOptions & { shop: string; token: string }) =>
+      connectAndPrint(opts.shop, { platform: "shopify", token: opts.token }, opts),
+    );
+
+  connect
+    .command("woocommerce")
+    .description("connect a WooCommerce store with a REST API key (read access)")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--url <url>", "the store's address, such as https://shop.example")
+    .requiredOption("--key <ck>", "the consumer key (ck_…)")
+    .requiredOption("--secret <cs>", "the consumer secret (cs_…)")
+    .option(
+      "--backfill-days <n>",
+      "read the orders of the last N days first",
+      parseDays,
+      DEFAULT_BACKFILL_DAYS,
+    )
+    .option("--json", "print one JSON object")
+    .action((opts: ConnectOptions & { url: string; key: string; secret: string }) =>
+      connectAndPrint(
+        opts.url,
+        { platform: "woocommerce", key: opts.key, secret: opts.secret },
+        opts,
+      ),
+    );
+
+  store
+    .command("list")
+    .description("store connections: state, last sync, orders synced, last error")
+    .option("--account <id>", "only this account's", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account?: string; json?: boolean }) => {
+      const connections = await withDeps(
+        (deps) => listConnections(deps.db.kysely, opts.account ?? null),
+        { providers: false },
+      );
+      printResult(Boolean(opts.json), { connections }, () =>
+        connections.length === 0
+          ? "No store connections."
+          : connections
+              .map((c) =>
+                [
+                  `${c.connectionId}  ${c.platform}  ${c.shop}  ${c.state}  credentials ${c.credentials}`,
+                  `  account ${c.accountId}  last sync ${c.lastSyncAt ?? "never"}  orders synced ${c.ordersSynced}  skipped ${c.ordersSkipped}`,
+                  ...(c.lastError === null ? [] : [`  last error: ${c.lastError}`]),
+                ].join("\n"),
+              )
+              .join("\n"),
+      );
+    });
+
+  const change = (name: ConnectionChange, description: string, done: string) =>
+    store
+      .command(name)
+      .description(description)
+      .argument("<connectionId>", "the connection id", parseId)
+      .option("--json", "print one JSON object")
+      .action(async (id: string, opts: { json?: boolean }) => {
+        const result = await withDeps(
+          (deps) => changeConnection(deps, name, id, null, commandActor()),
+          { providers: false },
+        );
+        printResult(Boolean(opts.json), result, () => `Connection ${id} ${done}.`);
+      });
+  change("pause", "stop syncing a store until resumed", "paused");
+  change("resume", "sync a paused or broken store again, now", "resumed: it syncs now");
+  change(
+    "disconnect",
+    "forget a store's connection and credentials (its orders stay)",
+    "disconnected",
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * Settings → Integrations → Stores over HTTP, on both engines: connecting through the form
+ * (credentials checked by the fake Shopify first, never shown back), a broken connection shown
+ * with its error, pause/resume/disconnect with audit events, CSRF and account isolation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { csrfToken } from "../../../../test/browser/http-browser.js";
+import {
+  type FakeShopify,
+  shopifyOrder,
+  startFakeShopify,
+} from "../../../../test/fakes/shopify-admin.js";
+import { ENGINES } from "../../../../test/support/databases.js";
+import { signInNewAccount } from "../../../../test/support/sign-in.js";
+import { runSync, STORE_SYNC_ENV } from "../../../../test/support/store-sync.js";
+import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
+import { STORES_PATH } from "./stores-view.js";
+
+const connectionIds = (html: string) =>
+  [...html.matchAll(/\/settings\/integrations\/stores\/([0-9a-f-]{36})\/disconnect/g)].map(
+    (m) => m[1] as string,
+  );
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`Settings → Integrations → Stores on ${engine.name}`, () => {
+    let app: TestApp;
+    let shopify: FakeShopify;
+    beforeAll(async () => {
+      [app, shopify] = await Promise.all([
+        startTestApp(engine, { env: STORE_SYNC_ENV }),
+        startFakeShopify(),
+      ]);
+      shopify.orders.push(shopifyOrder("ada@navy-systems.com", new Date(Date.now() - 86_400_000)));
+    });
+    afterAll(async () => {
+      await app?.close();
+      await shopify?.close();
+    });
+
+    it("connects a shop by form, shows a broken one with its error, pauses, resumes, disconnects", async () => {
+      const { browser, accountId } = await signInNewAccount(app);
+      const empty = await browser.page(STORES_PATH);
+      expect(empty.html).toContain("No store is connected yet.");
+
+      const wrong = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
+        shop: shopify.shop,
+        token: "shpat_wrong_token_9876",
+        "shopify-backfill": "30",
+      });
+      expect(wrong.status).toBe(400);
+      const wrongHtml = await wrong.text();
+      expect(wrongHtml).toContain("Shopify did not accept the connection");
+      expect(wrongHtml).not.toContain("shpat_wrong_token_9876");
+      expect(wrongHtml).toContain(`value="${shopify.shop}"`);
+
+      const ok = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
+        shop: shopify.shop,
+        token: shopify.token,
+        "shopify-backfill": "30",
+      });
+      expect(ok.status).toBe(303);
+      const listed = await browser.page(ok.headers.get("location") ?? "/");
+      expect(listed.html).toContain("Store connected");
+      expect(listed.html).toContain(`…${shopify.token.slice(-4)}`);
+      expect(listed.html).not.toContain(shopify.token);
+      const [id] = connectionIds(listed.html);
+      expect(id).toBeDefined();
+
+      shopify.reply({ status: 401, body: '{"errors":"[API] Invalid API key or access token"}' });
+      expect((await runSync(app.deps, id as string)).kind).toBe("broken");
+      const broken = await browser.page(STORES_PATH);
+      expect(broken.html).toContain("Broken");
+      expect(broken.html).toContain("the store refused the credentials (401");
+
+      // Another merchant can neither see nor change it.
+      const other = await signInNewAccount(app);
+      expect(connectionIds((await other.browser.page(STORES_PATH)).html)).toEqual([]);
+      const foreign = await other.browser.submit(STORES_PATH, `${STORES_PATH}/${id}/disconnect`);
+      expect(foreign.status).toBe(404);
+
+      // Without the form's CSRF token nothing changes.
+      const forged = await browser.post(`${STORES_PATH}/${id}/pause`, {});
+      expect(forged.status).toBe(403);
+
+      for (const [verb, text] of [
+        ["resume", "Sync resumed"],
+        ["pause", "Sync paused"],
+        ["disconnect", "Store disconnected"],
+      ] as const) {
+        const res = await browser.submit(STORES_PATH, `${STORES_PATH}/${id}/${verb}`);
+        expect(res.status, verb).toBe(303);
+        expect((await browser.page(res.headers.get("location") ?? "/")).html).toContain(text);
+      }
+      expect(connectionIds((await browser.page(STORES_PATH)).html)).toEqual([]);
+      const events = await app.deps.db.kysely
+        .selectFrom("audit_events")
+        .select(["action", "actor"])
+        .where("account_id", "=", accountId)
+        .where("action", "like", "store.%")
+        .orderBy("occurred_at")
+        .orderBy("id")
+        .execute();
+      expect(events.map((e) => e.action)).toEqual([
+        "store.connected",
+        "store.resumed",
+        "store.paused",
+        "store.disconnected",
+      ]);
+      expect(csrfToken(listed.html)).not.toBe("");
+    });
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * Settings → Integrations → Stores: list the account's store connections; connect Shopify or
+ * WooCommerce (credentials verified by the platform before they are saved); pause, resume,
+ * disconnect. Forms carry the CSRF token (actionOptions); every change is audited by the use case.
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { Deps } from "../../../deps.js";
+import { AppError } from "../../../lib/app-error.js";
+import { isUuid } from "../../../lib/ids.js";
+import { userActor } from "../../audit/audit-actor.js";
+import { connectStore } from "../../store-sync/connect-store.js";
+import type { Credentials } from "../../store-sync/credentials.js";
+import { listConnections } from "../../store-sync/list-connections.js";
+import { type ConnectionChange, changeConnection } from "../../store-sync/manage-connection.js";
+import { createPlatformHttp } from "../../store-sync/platform-http.js";
+import type { Notice } from "../html/components.js";
+import { sendNotFoundPage } from "../html/error-pages.js";
+import { formField } from "../http/form-body.js";
+import { seeOther, sendPage } from "../http/respond.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
+import { type ConnectForm, STORES_PATH, type StoresProps, storesView } from "./stores-view.js";
+
+const NOTICES: Record<string, Notice> = {
+  connected: {
+    kind: "success",
+    text: "Store connected: its orders start arriving within a minute.",
+  },
+  reconnected: {
+    kind: "success",
+    text: "New credentials saved: the sync carries on where it was.",
+  },
+  paused: { kind: "info", text: "Sync paused. Resume it to read the orders placed meanwhile." },
+  resumed: { kind: "success", text: "Sync resumed: it runs now." },
+  disconnected: { kind: "success", text: "Store disconnected. The orders already synced stay." },
+};
+
+async function render(
+  deps: Deps,
+  reply: FastifyReply,
+  session: DashboardSession,
+  extra: Pick<StoresProps, "notice" | "refused">,
+  status = 200,
+) {
+  const connections = await listConnections(deps.db.kysely, session.accountId);
+  return sendPage(
+    reply,
+    storesView({
+      session,
+      connections,
+      syncIntervalSeconds: deps.config.storeSync.intervalMs / 1000,
+      ...extra,
+    }),
+    status,
+  );
+}
+
+function backfillDays(text: string): number | null {
+  const t = text.trim();
+  if (t === "") return 90;
+  return /^\d{1,4}$/.test(t) ? Number(t) : null;
+}
+
+export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get<{ Querystring: { notice?: string } }>(STORES_PATH, pageOptions, async (request, reply) =>
+    render(deps, reply, sessionOf(request), {
+      notice: NOTICES[request.query.notice ?? ""] ?? null,
+    }),
+  );
+
+  const connectRoute = (form: ConnectForm) =>
+    app.post(`${STORES_PATH}/${form}`, actionOptions(deps), async (request, reply) => {
+      const session = sessionOf(request);
+      const body = request.body;
+      const days = formField(body, `${form}-backfill`);
+      // Sent back into the form on a refusal: never the token or the secret.
+      const values: Record<string, string> =
+        form === "shopify"
+          ? { shop: formField(body, "shop"), backfillDays: days }
+          : { url: formField(body, "url"), key: formField(body, "key"), backfillDays: days };
+      const credentials: Credentials =
+        form === "shopify"
+          ? { platform: "shopify", token: formField(body, "token").trim() }
+          : {
+              platform: "woocommerce",
+              key: formField(body, "key").trim(),
+              secret: formField(body, "secret").trim(),
+            };
+      const refuse = (error: string) =>
+        render(deps, reply, session, { notice: null, refused: { form, values, error } }, 400);
+      const blank =
+        form === "shopify"
+          ? [values.shop, formField(body, "token")]
+          : [values.url, values.key, formField(body, "secret")];
+      if (blank.some((v) => (v ?? "").trim() === "")) return refuse("Fill in every field.");
+      const backfill = backfillDays(days);
+      if (backfill === null || backfill > 3650)
+        return refuse("Past orders: a whole number of days from 0 to 3650.");
+      const http = createPlatformHttp({
+        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
+        timeoutMs: deps.config.enrichment.timeoutMs,
+      });
+      try {
+        const connected = await connectStore(deps, http, {
+          accountId: session.accountId,
+          shop: (form === "shopify" ? values.shop : values.url) ?? "",
+          credentials,
+          backfillDays: backfill,
+          actor: userActor(session.userEmail),
+        });
+        return seeOther(
+          reply,
+          `${STORES_PATH}?notice=${connected.reconnected ? "reconnected" : "connected"}`,
+        );
+      } catch (error) {
+        if (error instanceof AppError) return refuse(error.message);
+        throw error;
+      } finally {
+        await http.close();
+      }
+    });
+  connectRoute("shopify");
+  connectRoute("woocommerce");
+
+  const changeRoute = (change: ConnectionChange, done: string) =>
+    app.post<{ Params: { id: string } }>(
+      `${STORES_PATH}/:id/${change}`,
+      actionOptions(deps),
+      async (request, reply) => {
+        const session = sessionOf(request);
+        const { id } = request.params;
+        if (!isUuid(id)) return sendNotFoundPage(reply, session);
+        try {
+          await changeConnection(deps, change, id, session.accountId, userActor(session.userEmail));
+        } catch (error) {
+          if (error instanceof AppError && error.code === "not_found")
+            return sendNotFoundPage(reply, session);
+          throw error;
+        }
+        return seeOther(reply, `${STORES_PATH}?notice=${done}`);
+      },
+    );
+  changeRoute("pause", "paused");
+  changeRoute("resume", "resumed");
+  changeRoute("disconnect", "disconnected");
+}

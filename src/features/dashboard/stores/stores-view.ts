@@ -1,0 +1,133 @@
+/** Settings → Integrations → Stores: connections with their state, and the connect forms. */
+import type { StoreConnectionState } from "../../../db/schema.js";
+import type { ConnectionView } from "../../store-sync/list-connections.js";
+import { type Notice, notice, pageHead } from "../html/components.js";
+import { field } from "../html/fields.js";
+import { timeTag } from "../html/format.js";
+import { html, type SafeHtml } from "../html/html.js";
+import { csrfField, page, settingsTabs } from "../html/layout.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+
+export const STORES_PATH = "/settings/integrations/stores";
+
+export type ConnectForm = "shopify" | "woocommerce";
+
+export interface StoresProps {
+  session: DashboardSession;
+  connections: ConnectionView[];
+  notice: Notice | null;
+  /** The form that was sent and refused, its values (never the secrets) and its error. */
+  refused?: { form: ConnectForm; values: Record<string, string>; error: string };
+  syncIntervalSeconds: number;
+}
+
+const STATES: Record<StoreConnectionState, { label: string; cls: string }> = {
+  active: { label: "Syncing", cls: "ok" },
+  paused: { label: "Paused", cls: "warn" },
+  broken: { label: "Broken", cls: "bad" },
+};
+
+/** Integrations has two pages: API Access (push) and Stores (pull). */
+export function integrationsNav(active: "api" | "stores"): SafeHtml {
+  const link = (key: "api" | "stores", href: string, label: string) =>
+    html`<a href="${href}"${key === active ? html` aria-current="page"` : ""}>${label}</a>`;
+  return html`<nav class="subnav" aria-label="Integrations">${link("api", "/settings/integrations", "API Access")}${link("stores", STORES_PATH, "Stores")}</nav>`;
+}
+
+function action(
+  session: DashboardSession,
+  c: ConnectionView,
+  verb: string,
+  label: string,
+  cls: string,
+  confirm?: string,
+): SafeHtml {
+  return html`<form class="inline" method="post" action="${STORES_PATH}/${c.connectionId}/${verb}"${confirm ? html` data-confirm="${confirm}"` : ""}>${csrfField(session)}<button type="submit" class="${cls} small" aria-label="${label} ${c.shop}">${label}</button></form>`;
+}
+
+function connectionRow(session: DashboardSession, c: ConnectionView): SafeHtml {
+  const state = STATES[c.state];
+  return html`<tr>
+  <td class="primary-cell" data-label="Store">${c.shop}<div class="muted small">${c.platform === "shopify" ? "Shopify" : "WooCommerce"} · credentials <code>${c.credentials}</code></div></td>
+  <td data-label="State"><span class="badge ${state.cls}">${state.label}</span>${
+    c.lastError ? html`<div class="error-text small">${c.lastError}</div>` : ""
+  }</td>
+  <td data-label="Last sync" class="nowrap">${timeTag(c.lastSyncAt === null ? null : Date.parse(c.lastSyncAt), true, "Not yet")}</td>
+  <td data-label="Orders synced">${c.ordersSynced}${c.ordersSkipped > 0 ? html` <span class="muted small">(${c.ordersSkipped} skipped)</span>` : ""}</td>
+  <td data-label="Actions"><div class="actions">
+    ${c.state === "active" ? action(session, c, "pause", "Pause", "secondary") : action(session, c, "resume", "Resume", "secondary")}
+    ${action(session, c, "disconnect", "Disconnect", "danger", `Disconnect ${c.shop}? Velvet stops reading its orders and forgets its credentials; the orders already synced stay.`)}
+  </div></td>
+</tr>`;
+}
+
+function backfillField(values: Record<string, string>, form: ConnectForm): SafeHtml {
+  return field({
+    name: `${form}-backfill`,
+    label: "Read past orders (days)",
+    type: "number",
+    min: 0,
+    max: 3650,
+    value: values.backfillDays ?? "90",
+    help: "Orders from before connecting are scanned for VIPs without alerting anyone; 0 reads only new orders.",
+  });
+}
+
+function connectForms(p: StoresProps): SafeHtml {
+  const refused = p.refused;
+  const values = (form: ConnectForm) => (refused?.form === form ? refused.values : {});
+  const error = (form: ConnectForm) =>
+    refused?.form === form
+      ? html`<div class="notice error" role="alert"><p>${refused.error}</p></div>`
+      : "";
+  const shopify = values("shopify");
+  const woo = values("woocommerce");
+  return html`<section class="panel" aria-labelledby="connect-shopify-title">
+  <div class="panel-head"><h2 id="connect-shopify-title">Connect a Shopify store</h2></div>
+  <p class="muted">In Shopify: Settings › Apps and sales channels › Develop apps › Create an app, give it the <code>read_orders</code> and <code>read_customers</code> Admin API scopes, install it and copy its Admin API access token.</p>
+  ${error("shopify")}
+  <form method="post" action="${STORES_PATH}/shopify">${csrfField(p.session)}
+    ${field({ name: "shop", label: "Shop domain", value: shopify.shop ?? "", placeholder: "acme.myshopify.com", required: true, autocomplete: "off" })}
+    ${field({ name: "token", label: "Admin API access token", type: "password", required: true, autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again." })}
+    ${backfillField(shopify, "shopify")}
+    <button type="submit">Connect Shopify</button>
+  </form>
+</section>
+<section class="panel" aria-labelledby="connect-woo-title">
+  <div class="panel-head"><h2 id="connect-woo-title">Connect a WooCommerce store</h2></div>
+  <p class="muted">In WordPress: WooCommerce › Settings › Advanced › REST API › Add key, with <strong>Read</strong> permission. The store must be served over HTTPS.</p>
+  ${error("woocommerce")}
+  <form method="post" action="${STORES_PATH}/woocommerce">${csrfField(p.session)}
+    ${field({ name: "url", label: "Store address", type: "url", value: woo.url ?? "", placeholder: "https://shop.example", required: true, autocomplete: "off" })}
+    ${field({ name: "key", label: "Consumer key", value: woo.key ?? "", placeholder: "ck_…", required: true, autocomplete: "off" })}
+    ${field({ name: "secret", label: "Consumer secret", type: "password", required: true, autocomplete: "off" })}
+    ${backfillField(woo, "woocommerce")}
+    <button type="submit">Connect WooCommerce</button>
+  </form>
+</section>`;
+}
+
+export function storesView(p: StoresProps): SafeHtml {
+  return page({
+    title: "Stores",
+    session: p.session,
+    section: "settings",
+    body: html`<div class="breadcrumb">Settings › Integrations</div>
+${pageHead("Stores", `Velvet reads your store's orders itself, every ${p.syncIntervalSeconds} seconds: no code to write.`)}
+${settingsTabs("integrations")}
+${integrationsNav("stores")}
+${notice(p.notice)}
+<section class="panel" aria-labelledby="connections-title">
+  <div class="panel-head"><h2 id="connections-title">Connected stores</h2></div>
+  ${
+    p.connections.length === 0
+      ? html`<p class="muted">No store is connected yet.</p>`
+      : html`<div class="table-wrap"><table class="stack">
+    <thead><tr><th scope="col">Store</th><th scope="col">State</th><th scope="col">Last sync</th><th scope="col">Orders synced</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody>${p.connections.map((c) => connectionRow(p.session, c))}</tbody>
+  </table></div>`
+  }
+</section>
+${connectForms(p)}`,
+  });
+}

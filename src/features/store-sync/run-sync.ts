@@ -1,0 +1,118 @@
+/**
+ * One sync run of one connection: pages of orders updated since its cursor, each stored with the
+ * cursor in one transaction (store-page.ts), until the platform has no next page. What the run
+ * says tells the job when to come back (sync-task.ts):
+ * - `synced`: up to date; the next run after STORE_SYNC_INTERVAL_SECONDS.
+ * - `more`: the worker is stopping or the lease is ending; the next run at once.
+ * - `wait`: the platform asked for a long pause (rate limit); the next run after it.
+ * - `failed`: a transient failure (5xx, timeout, network); the next run after a backoff that
+ *   doubles with each failure in a row, recorded on the connection as its last error.
+ * - `broken`: credentials refused or store gone (401/403/404); the connection is marked broken
+ *   and is not called again until someone resumes or reconnects it.
+ * - `idle`: the connection is paused, broken or gone; nothing was called.
+ */
+import type { StoreConnectionsTable } from "../../db/schema.js";
+import { platformClient } from "./connection-client.js";
+import { openCredentials } from "./credentials.js";
+import { PlatformError, type PlatformHttp } from "./platform-http.js";
+import { type AfterOrderHook, storePage } from "./store-page.js";
+import type { SyncCursor } from "./store-platform.js";
+import type { StoreSyncDeps } from "./store-sync-deps.js";
+
+export type SyncRun =
+  | { kind: "synced"; newOrders: number }
+  | { kind: "more"; newOrders: number }
+  | { kind: "wait"; delayMs: number; newOrders: number }
+  | { kind: "failed"; delayMs: number; error: string }
+  | { kind: "broken"; error: string }
+  | { kind: "idle" };
+
+/** Longest pause between tries of a failing connection. */
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+export interface SyncOptions {
+  http: PlatformHttp;
+  signal: AbortSignal;
+  afterOrder?: AfterOrderHook;
+}
+
+export async function syncConnection(
+  deps: StoreSyncDeps,
+  connectionId: string,
+  options: SyncOptions,
+): Promise<SyncRun> {
+  let connection = await loadConnection(deps, connectionId);
+  if (connection === undefined || connection.state !== "active") return { kind: "idle" };
+  const key = deps.config.storeSync.tokenKey;
+  if (key === null) {
+    return markBroken(
+      deps,
+      connection.id,
+      "STORE_TOKEN_KEY is not set on the worker: the stored credentials cannot be read",
+    );
+  }
+  let newOrders = 0;
+  try {
+    const credentials = openCredentials(key, connection.id, connection.credentials);
+    const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
+    const client = platformClient(options.http, connection, credentials, allowPrivate);
+    for (;;) {
+      const cursor = JSON.parse(connection.cursor) as SyncCursor;
+      const page = await client.fetchPage(cursor, options.signal);
+      const stored = await storePage(deps, connection, page, options.afterOrder);
+      if (!stored.stored) return { kind: "idle" }; // another run moved the cursor: it carries on
+      newOrders += stored.newOrders;
+      if (page.last) return { kind: "synced", newOrders };
+      if (options.signal.aborted) return { kind: "more", newOrders };
+      const fresh = await loadConnection(deps, connectionId);
+      if (fresh === undefined || fresh.state !== "active") return { kind: "idle" };
+      connection = fresh;
+    }
+  } catch (error) {
+    if (options.signal.aborted && !(error instanceof PlatformError))
+      return { kind: "more", newOrders };
+    if (!(error instanceof PlatformError)) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message.startsWith("stored credentials")) return markBroken(deps, connectionId, message);
+      throw error;
+    }
+    const { failure } = error;
+    if (failure.kind === "broken") return markBroken(deps, connectionId, failure.message);
+    if (failure.kind === "wait") return { kind: "wait", delayMs: failure.delayMs, newOrders };
+    return recordFailure(deps, connectionId, failure.message);
+  }
+}
+
+async function loadConnection(deps: StoreSyncDeps, id: string) {
+  return deps.db.kysely
+    .selectFrom("store_connections")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst() as Promise<StoreConnectionsTable | undefined>;
+}
+
+async function markBroken(deps: StoreSyncDeps, id: string, error: string): Promise<SyncRun> {
+  const now = deps.clock.now();
+  await deps.db.kysely
+    .updateTable("store_connections")
+    .set({ state: "broken", last_error: error, updated_at: now })
+    .where("id", "=", id)
+    .where("state", "=", "active")
+    .execute();
+  deps.log.warn({ connectionId: id, error }, "store sync: connection broken");
+  return { kind: "broken", error };
+}
+
+async function recordFailure(deps: StoreSyncDeps, id: string, error: string): Promise<SyncRun> {
+  const now = deps.clock.now();
+  const row = await deps.db.kysely
+    .updateTable("store_connections")
+    .set((eb) => ({ failures: eb("failures", "+", 1), last_error: error, updated_at: now }))
+    .where("id", "=", id)
+    .returning("failures")
+    .executeTakeFirst();
+  const failures = row?.failures ?? 1;
+  const delayMs = Math.min(deps.config.storeSync.intervalMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
+  deps.log.warn({ connectionId: id, error, failures, delayMs }, "store sync failed; will retry");
+  return { kind: "failed", delayMs, error };
+}

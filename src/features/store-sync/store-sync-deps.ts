@@ -1,0 +1,14 @@
+/** What store sync uses; main.ts and the task hand it over (a narrow view of Deps). */
+import type { Logger } from "pino";
+import type { Config } from "../../config.js";
+import type { Db } from "../../db/connect.js";
+import type { JobWakeup } from "../../jobs/job-wakeup.js";
+import type { Clock } from "../../lib/clock.js";
+
+export interface StoreSyncDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  log: Logger;
+  jobs: JobWakeup;
+}

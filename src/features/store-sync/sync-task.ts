@@ -1,0 +1,108 @@
+/**
+ * The sync job: one per connection, keyed `store-sync:<connection id>`, so the queue's unique job
+ * key and lease make sure no two runs of one connection overlap, on any number of nodes. Each run
+ * ends with `again` (the row is rescheduled, never deleted while the connection exists): after
+ * STORE_SYNC_INTERVAL_SECONDS when up to date, at once when the lease ran out mid-sync, after the
+ * platform's wait, or after a backoff. A paused or broken connection's job only looks at the row
+ * once an interval (no call to the platform), so resuming needs no race-prone job creation.
+ */
+import type { Transaction } from "kysely";
+import { z } from "zod";
+import type { Database } from "../../db/schema.js";
+import { enqueueJob } from "../../jobs/enqueue-job.js";
+import type { TaskDefinition } from "../../jobs/task.js";
+import { createPlatformHttp } from "./platform-http.js";
+import { syncConnection } from "./run-sync.js";
+import type { StoreSyncDeps } from "./store-sync-deps.js";
+
+export const STORE_SYNC_TASK = "store-sync";
+const Payload = z.object({ connectionId: z.string().min(1) });
+type Payload = z.infer<typeof Payload>;
+
+/** Attempts that may throw in a row (the database is down) before the job is given up. */
+const MAX_ATTEMPTS = 20;
+
+export function storeSyncJobKey(connectionId: string): string {
+  return `${STORE_SYNC_TASK}:${connectionId}`;
+}
+
+/** Enqueues (or moves to now) the connection's sync job, in the caller's transaction. */
+export async function enqueueStoreSync(
+  trx: Transaction<Database>,
+  connectionId: string,
+  now: number,
+): Promise<void> {
+  await enqueueJob(
+    trx,
+    {
+      task: STORE_SYNC_TASK,
+      payload: { connectionId },
+      jobKey: storeSyncJobKey(connectionId),
+      maxAttempts: MAX_ATTEMPTS,
+    },
+    now,
+  );
+}
+
+export function createStoreSyncTask(): TaskDefinition<Payload, StoreSyncDeps> {
+  return {
+    task: STORE_SYNC_TASK,
+    payload: Payload,
+    async handle(deps, payload, ctx) {
+      const http = createPlatformHttp({
+        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
+        timeoutMs: deps.config.enrichment.timeoutMs,
+      });
+      const intervalMs = deps.config.storeSync.intervalMs;
+      try {
+        const run = await syncConnection(deps, payload.connectionId, { http, signal: ctx.signal });
+        switch (run.kind) {
+          case "synced":
+          case "broken":
+          case "idle":
+            return (await exists(deps, payload.connectionId))
+              ? { kind: "again", delayMs: intervalMs }
+              : { kind: "done" };
+          case "more":
+            return { kind: "again", delayMs: 0 };
+          case "wait":
+          case "failed":
+            return { kind: "again", delayMs: run.delayMs };
+        }
+      } finally {
+        await http.close();
+      }
+    },
+    // A worker starting makes sure every connection has its job (one given up while the
+    // database was away is revived), as periodic tasks do.
+    async onWorkerStart(deps) {
+      await ensureSyncJobs(deps);
+    },
+  };
+}
+
+async function exists(deps: StoreSyncDeps, connectionId: string): Promise<boolean> {
+  const row = await deps.db.kysely
+    .selectFrom("store_connections")
+    .select("id")
+    .where("id", "=", connectionId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function ensureSyncJobs(deps: StoreSyncDeps): Promise<void> {
+  const connections = await deps.db.kysely.selectFrom("store_connections").select("id").execute();
+  const jobs = await deps.db.kysely
+    .selectFrom("jobs")
+    .select(["job_key", "attempts", "max_attempts"])
+    .where("task", "=", STORE_SYNC_TASK)
+    .execute();
+  const live = new Set(jobs.filter((j) => j.attempts < j.max_attempts).map((j) => j.job_key));
+  const missing = connections.filter((c) => !live.has(storeSyncJobKey(c.id)));
+  if (missing.length === 0) return;
+  const now = deps.clock.now();
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    for (const c of missing) await enqueueStoreSync(trx, c.id, now);
+  });
+  deps.jobs.notify();
+}

@@ -1,0 +1,91 @@
+/**
+ * Settings → Integrations → Stores in a real browser (Chromium): a merchant connects a Shopify
+ * shop through the form, the worker's sync breaks on a revoked token, and the page shows it;
+ * the page passes axe's WCAG A/AA rules with a connection listed and with a refused form.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount } from "../../src/features/accounts/create-account.js";
+import { hashPassword } from "../../src/features/accounts/password.js";
+import { type FakeShopify, shopifyOrder, startFakeShopify } from "../fakes/shopify-admin.js";
+import { sqliteEngine } from "../support/databases.js";
+import { runSync, STORE_SYNC_ENV } from "../support/store-sync.js";
+import { startTestApp, type TestApp } from "../support/test-app.js";
+import { axeViolations } from "./axe.js";
+import {
+  type ChromiumSession,
+  chromiumAvailable,
+  launchChromium,
+  screenshotBothWidths,
+} from "./chromium.js";
+import { TEST_PASSWORD, uniqueEmail } from "./http-browser.js";
+
+describe.skipIf(!chromiumAvailable)("the Stores page in a browser", () => {
+  let app: TestApp;
+  let shopify: FakeShopify;
+  let chrome: ChromiumSession;
+
+  beforeAll(async () => {
+    [app, shopify, chrome] = await Promise.all([
+      startTestApp(sqliteEngine, { env: STORE_SYNC_ENV }),
+      startFakeShopify(),
+      launchChromium(),
+    ]);
+    shopify.orders.push(shopifyOrder("ada@navy-systems.com", new Date(Date.now() - 86_400_000)));
+  });
+  afterAll(async () => {
+    await chrome?.close();
+    await app?.close();
+    await shopify?.close();
+  });
+
+  it("connects a shop, shows it broken after a revoked token, and passes axe", async () => {
+    const email = uniqueEmail("stores");
+    await createAccount(
+      app.deps.db.kysely,
+      { name: "Northwind", ownerEmail: email, passwordHash: await hashPassword(TEST_PASSWORD) },
+      app.deps.clock.now(),
+    );
+    const { page } = chrome;
+    await page.goto(`${app.url}/login`);
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password").fill(TEST_PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+
+    await page.goto(`${app.url}/settings/integrations`);
+    await page.getByRole("navigation", { name: "Integrations" }).getByText("Stores").click();
+    await page.waitForURL(/\/settings\/integrations\/stores$/);
+
+    // A wrong token: the form comes back with the platform's answer, announced as an alert.
+    await page.getByLabel("Shop domain").fill(shopify.shop);
+    await page.getByLabel("Admin API access token").fill("shpat_wrong");
+    await page.getByRole("button", { name: "Connect Shopify" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").first().textContent())
+      .toContain("Shopify did not accept the connection");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel("Admin API access token").fill(shopify.token);
+    await page.getByRole("button", { name: "Connect Shopify" }).click();
+    await page.waitForURL(/notice=connected/);
+    const row = page.getByRole("row", { name: new RegExp(shopify.shop.replace(/[.:/]/g, "\\$&")) });
+    expect(await row.textContent()).toContain("Syncing");
+
+    const connection = await app.deps.db.kysely
+      .selectFrom("store_connections")
+      .select("id")
+      .executeTakeFirstOrThrow();
+    shopify.reply({ status: 401, body: '{"errors":"[API] Invalid API key or access token"}' });
+    expect((await runSync(app.deps, connection.id)).kind).toBe("broken");
+    await page.reload();
+    expect(await row.textContent()).toContain("Broken");
+    expect(await row.textContent()).toContain("refused the credentials (401");
+    expect(await page.content()).not.toContain(shopify.token);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshotBothWidths(page, "20-stores");
+
+    await row.getByRole("button", { name: /Resume/ }).click();
+    await page.waitForURL(/notice=resumed/);
+    expect(await row.textContent()).toContain("Syncing");
+  });
+});
