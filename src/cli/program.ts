@@ -11,6 +11,7 @@ import { registerKey } from "./commands/key.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerServe } from "./commands/serve.js";
 import { registerUsage } from "./commands/usage.js";
+import { registerUser } from "./commands/user.js";
 import { registerWorker } from "./commands/worker.js";
 
 export function buildProgram(): Command {
@@ -30,5 +31,6 @@ export function buildProgram(): Command {
   registerData(program);
   registerAudit(program);
   registerImport(program);
+  registerUser(program);
   return program;
 }

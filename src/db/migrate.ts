@@ -13,6 +13,7 @@ import * as m0008 from "./migrations/0008_security.js";
 import * as m0009 from "./migrations/0009_privacy.js";
 import * as m0010 from "./migrations/0010_operations.js";
 import * as m0011 from "./migrations/0011_job_priority.js";
+import * as m0013 from "./migrations/0013_team.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0009_privacy": m0009,
   "0010_operations": m0010,
   "0011_job_priority": m0011,
+  "0013_team": m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -22,8 +22,12 @@ import { sendErrorPage } from "./html/error-pages.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
+import { registerProfileRoutes } from "./profile/profile-routes.js";
 import { sessionHook } from "./session/guards.js";
+import { roleGuard } from "./session/role-guard.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
+import { registerPasswordResetRoutes } from "./team/password-reset-routes.js";
+import { registerTeamRoutes } from "./team/team-routes.js";
 
 export interface DashboardOptions {
   /**
@@ -76,6 +80,7 @@ export function registerDashboard(
 
     await dashboard.register(async (pages) => {
       pages.addHook("onRequest", sessionHook(deps));
+      pages.addHook("preHandler", roleGuard);
       registerAuthRoutes(pages, deps);
       registerSignUpRoutes(pages, deps);
       registerOverviewRoutes(pages, deps);
@@ -89,6 +94,9 @@ export function registerDashboard(
       registerAuditLogRoutes(pages, deps);
       registerCloseAccountRoutes(pages, deps);
       registerSystemRoutes(pages, deps, options.tasks ?? []);
+      registerTeamRoutes(pages, deps);
+      registerProfileRoutes(pages, deps);
+      registerPasswordResetRoutes(pages, deps);
     });
   });
 }

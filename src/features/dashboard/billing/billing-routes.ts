@@ -4,13 +4,14 @@ import type { Deps } from "../../../deps.js";
 import { getUsage, isMonth, monthOf } from "../../billing/get-usage.js";
 import { sendPage } from "../http/respond.js";
 import { pageOptions, sessionOf } from "../session/guards.js";
+import { forMembers } from "../session/role-guard.js";
 import { billingView } from "./billing-view.js";
 import { getBillingSummary, lastTwelveMonths } from "./get-billing-summary.js";
 
 export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
   app.get<{ Querystring: { month?: string } }>(
     "/settings/billing",
-    pageOptions,
+    { ...pageOptions, ...forMembers },
     async (request, reply) => {
       const session = sessionOf(request);
       const now = deps.clock.now();

@@ -1,0 +1,67 @@
+/**
+ * Changing one's password (Profile): the current password is required, the new one follows the
+ * sign-up rule, and every other session of the user ends (the one in use stays signed in).
+ */
+import { hashPassword, verifyPassword } from "../accounts/password.js";
+import { passwordProblem } from "../accounts/password-rule.js";
+import { userActor } from "../audit/audit-actor.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+import type { TeamDeps } from "./team-deps.js";
+
+export type ChangePasswordResult =
+  | { kind: "ok"; sessionsEnded: number }
+  | { kind: "wrong-current" }
+  | { kind: "weak"; problem: string };
+
+export async function changePassword(
+  deps: Pick<TeamDeps, "db" | "clock">,
+  input: {
+    userId: string;
+    accountId: string;
+    accountName: string;
+    email: string;
+    currentSessionHash: string;
+    currentPassword: string;
+    newPassword: string;
+  },
+): Promise<ChangePasswordResult> {
+  const db = deps.db.kysely;
+  const user = await db
+    .selectFrom("users")
+    .select("password_hash")
+    .where("id", "=", input.userId)
+    .executeTakeFirst();
+  if (!user?.password_hash || !(await verifyPassword(user.password_hash, input.currentPassword)))
+    return { kind: "wrong-current" };
+  const problem = passwordProblem(input.newPassword, [input.email, input.accountName]);
+  if (problem) return { kind: "weak", problem };
+  const hash = await hashPassword(input.newPassword);
+  const now = deps.clock.now();
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("users")
+      .set({ password_hash: hash })
+      .where("id", "=", input.userId)
+      .execute();
+    // Links asked for with the old password in mind must not undo the change.
+    await trx.deleteFrom("password_resets").where("user_id", "=", input.userId).execute();
+    const ended = await trx
+      .deleteFrom("sessions")
+      .where("user_id", "=", input.userId)
+      .where("id_hash", "!=", input.currentSessionHash)
+      .executeTakeFirst();
+    const sessionsEnded = Number(ended.numDeletedRows ?? 0n);
+    await recordAuditEvent(
+      trx,
+      {
+        accountId: input.accountId,
+        actor: userActor(input.email),
+        action: "user.password_changed",
+        subject: input.userId,
+        details: { sessionsEnded },
+      },
+      now,
+    );
+    return { kind: "ok" as const, sessionsEnded };
+  });
+}
