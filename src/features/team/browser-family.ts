@@ -8,7 +8,7 @@ const BROWSERS: Array<[RegExp, string]> = [
   [/\b(OPR|Opera)\//, "Opera"],
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\b(Firefox|FxiOS)\//, "Firefox"],
-  [/\b(Chrome|CriOS|Chromium)\//, "Chrome"],
+  [/(Chrome|CriOS|Chromium)\//, "Chrome"],
   [/\bVersion\/[\d.]+.*Safari\//, "Safari"],
   [/\bcurl\//, "curl"],
 ];
