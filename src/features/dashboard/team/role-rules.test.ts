@@ -232,6 +232,10 @@ for (const engine of ENGINES) {
         expect(html).not.toContain('href="/settings/team"');
         expect(html).not.toContain('href="/settings/account"');
         expect(html).toContain('href="/settings/profile"');
+        const customer = (await member.page(`/customers/${params.customerId}`)).html;
+        expect(customer).toContain("Ada");
+        expect(customer).not.toContain("/export");
+        expect(customer).not.toContain("/delete");
         const adminPage = (await admin.page("/settings/team")).html;
         expect(adminPage).toContain('href="/settings/integrations"');
         expect(adminPage).not.toContain('href="/settings/account"');
