@@ -24,7 +24,7 @@ import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { registerProfileRoutes } from "./profile/profile-routes.js";
 import { sessionHook } from "./session/guards.js";
-import { roleGuard } from "./session/role-guard.js";
+import { roleGuard, visitorsByDefault } from "./session/role-guard.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
 import { registerPasswordResetRoutes } from "./team/password-reset-routes.js";
 import { registerTeamRoutes } from "./team/team-routes.js";
@@ -81,22 +81,26 @@ export function registerDashboard(
     await dashboard.register(async (pages) => {
       pages.addHook("onRequest", sessionHook(deps));
       pages.addHook("preHandler", roleGuard);
-      registerAuthRoutes(pages, deps);
-      registerSignUpRoutes(pages, deps);
+      // Log-in, sign-up and the pages behind mailed links: public unless a route says otherwise.
+      await pages.register(async (visitors) => {
+        visitors.addHook("onRoute", visitorsByDefault);
+        registerAuthRoutes(visitors, deps);
+        registerSignUpRoutes(visitors, deps);
+        registerAlertEmailConfirmRoutes(visitors, deps);
+        registerPasswordResetRoutes(visitors, deps);
+      });
       registerOverviewRoutes(pages, deps);
       registerCustomerRoutes(pages, deps);
       registerCustomerPrivacyRoutes(pages, deps);
       registerAlertLogRoutes(pages, deps);
       registerApiAccessRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
-      registerAlertEmailConfirmRoutes(pages, deps);
       registerBillingRoutes(pages, deps);
       registerAuditLogRoutes(pages, deps);
       registerCloseAccountRoutes(pages, deps);
       registerSystemRoutes(pages, deps, options.tasks ?? []);
       registerTeamRoutes(pages, deps);
       registerProfileRoutes(pages, deps);
-      registerPasswordResetRoutes(pages, deps);
     });
   });
 }

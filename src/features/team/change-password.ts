@@ -5,7 +5,7 @@
 import { hashPassword, verifyPassword } from "../accounts/password.js";
 import { passwordProblem } from "../accounts/password-rule.js";
 import { userActor } from "../audit/audit-actor.js";
-import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { storeNewPassword } from "./store-new-password.js";
 import type { TeamDeps } from "./team-deps.js";
 
 export type ChangePasswordResult =
@@ -38,27 +38,15 @@ export async function changePassword(
   const hash = await hashPassword(input.newPassword);
   const now = deps.clock.now();
   return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("users")
-      .set({ password_hash: hash })
-      .where("id", "=", input.userId)
-      .execute();
-    // Links asked for with the old password in mind must not undo the change.
-    await trx.deleteFrom("password_resets").where("user_id", "=", input.userId).execute();
-    const ended = await trx
-      .deleteFrom("sessions")
-      .where("user_id", "=", input.userId)
-      .where("id_hash", "!=", input.currentSessionHash)
-      .executeTakeFirst();
-    const sessionsEnded = Number(ended.numDeletedRows ?? 0n);
-    await recordAuditEvent(
+    const sessionsEnded = await storeNewPassword(
       trx,
       {
+        userId: input.userId,
         accountId: input.accountId,
+        passwordHash: hash,
         actor: userActor(input.email),
         action: "user.password_changed",
-        subject: input.userId,
-        details: { sessionsEnded },
+        keepSession: input.currentSessionHash,
       },
       now,
     );

@@ -50,6 +50,18 @@ function mayTouch(actor: TeamActor, target: Target): void {
     throw new AppError("forbidden", "Only an owner can change or remove an owner.");
 }
 
+/** Locks the team, finds the member and checks the actor may touch them. */
+async function lockedTarget(
+  trx: Transaction<Database>,
+  input: { accountId: string; member: MemberRef; actor: TeamActor },
+): Promise<Target> {
+  if (!(await lockTeam(trx, input.accountId)))
+    throw new AppError("not_found", "No such open account.");
+  const target = await findTarget(trx, input.accountId, input.member);
+  mayTouch(input.actor, target);
+  return target;
+}
+
 async function endSessionsOf(trx: Transaction<Database>, userId: string): Promise<number> {
   const ended = await trx.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
   return Number(ended.numDeletedRows ?? 0n);
@@ -72,10 +84,7 @@ export async function changeRole(
   const role: UserRole = input.role;
   const now = deps.clock.now();
   return deps.db.kysely.transaction().execute(async (trx) => {
-    if (!(await lockTeam(trx, input.accountId)))
-      throw new AppError("not_found", "No such open account.");
-    const target = await findTarget(trx, input.accountId, input.member);
-    mayTouch(input.actor, target);
+    const target = await lockedTarget(trx, input);
     if (role === "owner" && input.actor.authority === "admin")
       throw new AppError("forbidden", "Only an owner can make someone an owner.");
     if (target.role === role) return { from: role, to: role, sessionsEnded: 0 };
@@ -104,10 +113,7 @@ export async function removeMember(
 ): Promise<{ email: string; sessionsEnded: number }> {
   const now = deps.clock.now();
   return deps.db.kysely.transaction().execute(async (trx) => {
-    if (!(await lockTeam(trx, input.accountId)))
-      throw new AppError("not_found", "No such open account.");
-    const target = await findTarget(trx, input.accountId, input.member);
-    mayTouch(input.actor, target);
+    const target = await lockedTarget(trx, input);
     await keepAnOwner(trx, input.accountId, target);
     const sessionsEnded = await endSessionsOf(trx, target.id);
     await trx.deleteFrom("users").where("id", "=", target.id).execute();

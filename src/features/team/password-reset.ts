@@ -29,6 +29,7 @@ import {
   isWellFormedToken,
   newOneTimeToken,
 } from "../security/one-time-token.js";
+import { insertResetLink, storeNewPassword } from "./store-new-password.js";
 import type { TeamDeps } from "./team-deps.js";
 import { resetUrl } from "./team-links.js";
 import { sendTeamMail } from "./team-mail.js";
@@ -69,16 +70,12 @@ export async function requestPasswordReset(
       .executeTakeFirst();
     if (user) {
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto("password_resets")
-          .values({
-            token_hash: token.hash,
-            user_id: user.id,
-            created_at: now,
-            expires_at: now + RESET_TTL_MS,
-            used_at: null,
-          })
-          .execute();
+        await insertResetLink(trx, {
+          userId: user.id,
+          tokenHash: token.hash,
+          now,
+          expiresAt: now + RESET_TTL_MS,
+        });
         await recordAuditEvent(
           trx,
           {
@@ -128,16 +125,7 @@ export async function issueResetLink(
       .where("email_normalized", "=", normalizeEmail(input.email))
       .executeTakeFirst();
     if (!user) throw new AppError("not_found", `No user with the e-mail ${input.email}`);
-    await trx
-      .insertInto("password_resets")
-      .values({
-        token_hash: token.hash,
-        user_id: user.id,
-        created_at: now,
-        expires_at: expiresAt,
-        used_at: null,
-      })
-      .execute();
+    await insertResetLink(trx, { userId: user.id, tokenHash: token.hash, now, expiresAt });
     await recordAuditEvent(
       trx,
       {
@@ -200,29 +188,18 @@ export async function resetPassword(
       .executeTakeFirst();
     if (!claimed) return { kind: "invalid" };
     const user = await trx
-      .updateTable("users")
-      .set({ password_hash: hash })
+      .selectFrom("users")
+      .select(["account_id", "email_normalized"])
       .where("id", "=", claimed.user_id)
-      .returning(["account_id", "email_normalized"])
       .executeTakeFirstOrThrow();
-    await trx
-      .deleteFrom("password_resets")
-      .where("user_id", "=", claimed.user_id)
-      .where("used_at", "is", null)
-      .execute();
-    const ended = await trx
-      .deleteFrom("sessions")
-      .where("user_id", "=", claimed.user_id)
-      .executeTakeFirst();
-    const sessionsEnded = Number(ended.numDeletedRows ?? 0n);
-    await recordAuditEvent(
+    const sessionsEnded = await storeNewPassword(
       trx,
       {
+        userId: claimed.user_id,
         accountId: user.account_id,
+        passwordHash: hash,
         actor: userActor(user.email_normalized),
         action: "user.password_reset",
-        subject: claimed.user_id,
-        details: { sessionsEnded },
       },
       now,
     );

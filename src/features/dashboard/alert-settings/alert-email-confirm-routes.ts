@@ -11,12 +11,11 @@ import { bareCard } from "../html/layout.js";
 import { formField } from "../http/form-body.js";
 import { sendPage } from "../http/respond.js";
 import { loginCsrfToken, verifyLoginCsrf } from "../session/guards.js";
-import { forVisitors } from "../session/role-guard.js";
 
 const PATH = "/alert-emails/confirm";
 
 export function registerAlertEmailConfirmRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get<{ Querystring: { token?: string } }>(PATH, forVisitors, async (request, reply) => {
+  app.get<{ Querystring: { token?: string } }>(PATH, async (request, reply) => {
     const token = typeof request.query.token === "string" ? request.query.token : "";
     const csrf = loginCsrfToken(request, reply);
     return sendPage(
@@ -34,7 +33,7 @@ export function registerAlertEmailConfirmRoutes(app: FastifyInstance, deps: Deps
     );
   });
 
-  app.post(PATH, { ...forVisitors, preHandler: verifyLoginCsrf(deps) }, async (request, reply) => {
+  app.post(PATH, { preHandler: verifyLoginCsrf(deps) }, async (request, reply) => {
     const confirmed = await confirmAlertEmail(deps, formField(request.body, "token"));
     if (confirmed === null) {
       return sendPage(

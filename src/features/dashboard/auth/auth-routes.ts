@@ -16,7 +16,7 @@ import {
   verifyLoginCsrf,
   verifySessionCsrf,
 } from "../session/guards.js";
-import { forMembers, forVisitors } from "../session/role-guard.js";
+import { forMembers } from "../session/role-guard.js";
 import { loginView } from "./auth-views.js";
 import { logIn } from "./log-in.js";
 import { signUpOpen } from "./sign-up.js";
@@ -35,76 +35,59 @@ const LOGIN_NOTICES: Record<string, Notice> = {
 };
 
 export function registerAuthRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get<{ Querystring: { next?: string; notice?: string } }>(
-    "/login",
-    forVisitors,
-    async (request, reply) => {
-      if (request.dashboardSession) return seeOther(reply, "/");
-      const next = typeof request.query.next === "string" ? safeNext(request.query.next) : "/";
-      const noticeKey = request.query.notice ?? "";
-      return sendPage(
-        reply,
-        loginView({
-          csrfToken: loginCsrfToken(request, reply),
-          next: next === "/" ? "" : next,
-          notice: LOGIN_NOTICES[noticeKey] ?? null,
-          signUpOpen: await signUpOpen(deps),
-        }),
-      );
-    },
-  );
+  app.get<{ Querystring: { next?: string; notice?: string } }>("/login", async (request, reply) => {
+    if (request.dashboardSession) return seeOther(reply, "/");
+    const next = typeof request.query.next === "string" ? safeNext(request.query.next) : "/";
+    const noticeKey = request.query.notice ?? "";
+    return sendPage(
+      reply,
+      loginView({
+        csrfToken: loginCsrfToken(request, reply),
+        next: next === "/" ? "" : next,
+        notice: LOGIN_NOTICES[noticeKey] ?? null,
+        signUpOpen: await signUpOpen(deps),
+      }),
+    );
+  });
 
-  app.post(
-    "/login",
-    { ...forVisitors, preHandler: verifyLoginCsrf(deps) },
-    async (request, reply) => {
-      const email = formField(request.body, "email");
-      const next = safeNext(formField(request.body, "next") || "/");
-      const result = await logIn(deps, {
-        email,
-        password: formField(request.body, "password"),
-        ip: request.ip,
-      });
-      const actor = userActor(normalizeEmail(email));
-      if (result.kind === "invalid" && result.accountId !== undefined) {
-        const event = {
-          accountId: result.accountId,
-          actor,
-          action: "user.sign_in_failed",
-        } as const;
-        await recordAuditEvent(
-          deps.db.kysely,
-          { ...event, details: { ip: request.ip } },
-          deps.clock.now(),
-        );
-      }
-      if (result.kind !== "ok") {
-        const view = loginView({
-          csrfToken: loginCsrfToken(request, reply),
-          email: email.trim(),
-          next: next === "/" ? "" : next,
-          notice:
-            result.kind === "throttled"
-              ? throttled(reply, result.retryAfterMs)
-              : { kind: "error", text: "That e-mail and password do not match an account." },
-          signUpOpen: await signUpOpen(deps),
-        });
-        return sendPage(reply, view, result.kind === "throttled" ? 429 : 401);
-      }
-      await startSession(deps, request, reply, result);
+  app.post("/login", { preHandler: verifyLoginCsrf(deps) }, async (request, reply) => {
+    const email = formField(request.body, "email");
+    const next = safeNext(formField(request.body, "next") || "/");
+    const result = await logIn(deps, {
+      email,
+      password: formField(request.body, "password"),
+      ip: request.ip,
+    });
+    const actor = userActor(normalizeEmail(email));
+    if (result.kind === "invalid" && result.accountId !== undefined) {
+      const event = { accountId: result.accountId, actor, action: "user.sign_in_failed" } as const;
       await recordAuditEvent(
         deps.db.kysely,
-        {
-          accountId: result.accountId,
-          actor,
-          action: "user.signed_in",
-          details: { ip: request.ip },
-        },
+        { ...event, details: { ip: request.ip } },
         deps.clock.now(),
       );
-      return seeOther(reply, next);
-    },
-  );
+    }
+    if (result.kind !== "ok") {
+      const view = loginView({
+        csrfToken: loginCsrfToken(request, reply),
+        email: email.trim(),
+        next: next === "/" ? "" : next,
+        notice:
+          result.kind === "throttled"
+            ? throttled(reply, result.retryAfterMs)
+            : { kind: "error", text: "That e-mail and password do not match an account." },
+        signUpOpen: await signUpOpen(deps),
+      });
+      return sendPage(reply, view, result.kind === "throttled" ? 429 : 401);
+    }
+    await startSession(deps, request, reply, result);
+    await recordAuditEvent(
+      deps.db.kysely,
+      { accountId: result.accountId, actor, action: "user.signed_in", details: { ip: request.ip } },
+      deps.clock.now(),
+    );
+    return seeOther(reply, next);
+  });
 
   app.post(
     "/logout",

@@ -7,7 +7,6 @@ import { flashKey } from "../api-access/key-flash.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
 import { loginCsrfToken, verifyLoginCsrf } from "../session/guards.js";
-import { forVisitors } from "../session/role-guard.js";
 import {
   checkInboxView,
   confirmSignUpView,
@@ -53,67 +52,52 @@ async function welcome(
 }
 
 export function registerSignUpRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get("/signup", forVisitors, async (request, reply) => {
+  app.get("/signup", async (request, reply) => {
     if (request.dashboardSession) return seeOther(reply, "/");
     if (!(await signUpOpen(deps))) return sendPage(reply, signUpClosedView());
     return sendPage(reply, signUpView({ csrfToken: loginCsrfToken(request, reply) }));
   });
 
-  app.post(
-    "/signup",
-    { ...forVisitors, preHandler: verifyLoginCsrf(deps) },
-    async (request, reply) => {
-      const values = {
-        storeName: formField(request.body, "storeName"),
-        email: formField(request.body, "email"),
-      };
-      const result = await signUp(deps, {
-        ...values,
-        password: formField(request.body, "password"),
-        ip: request.ip,
-      });
-      const csrfToken = () => loginCsrfToken(request, reply);
-      switch (result.kind) {
-        case "ok":
-          return welcome(deps, request, reply, result);
-        case "check-inbox":
-          return sendPage(reply, checkInboxView(values.email.trim()));
-        case "closed":
-          return sendPage(reply, signUpClosedView(), 403);
-        case "invalid":
-          return sendPage(
-            reply,
-            signUpView({ csrfToken: csrfToken(), values, errors: result.errors }),
-            400,
-          );
-        case "throttled": {
-          const notice = throttled(reply, result.retryAfterMs);
-          return sendPage(reply, signUpView({ csrfToken: csrfToken(), values, notice }), 429);
-        }
+  app.post("/signup", { preHandler: verifyLoginCsrf(deps) }, async (request, reply) => {
+    const values = {
+      storeName: formField(request.body, "storeName"),
+      email: formField(request.body, "email"),
+    };
+    const result = await signUp(deps, {
+      ...values,
+      password: formField(request.body, "password"),
+      ip: request.ip,
+    });
+    const csrfToken = () => loginCsrfToken(request, reply);
+    switch (result.kind) {
+      case "ok":
+        return welcome(deps, request, reply, result);
+      case "check-inbox":
+        return sendPage(reply, checkInboxView(values.email.trim()));
+      case "closed":
+        return sendPage(reply, signUpClosedView(), 403);
+      case "invalid":
+        return sendPage(
+          reply,
+          signUpView({ csrfToken: csrfToken(), values, errors: result.errors }),
+          400,
+        );
+      case "throttled": {
+        const notice = throttled(reply, result.retryAfterMs);
+        return sendPage(reply, signUpView({ csrfToken: csrfToken(), values, notice }), 429);
       }
-    },
-  );
+    }
+  });
 
   // The mailed link only shows a button: mail scanners that fetch links must not use it up.
-  app.get<{ Querystring: { token?: string } }>(
-    "/signup/confirm",
-    forVisitors,
-    async (request, reply) => {
-      const token = typeof request.query.token === "string" ? request.query.token : "";
-      return sendPage(
-        reply,
-        confirmSignUpView({ csrfToken: loginCsrfToken(request, reply), token }),
-      );
-    },
-  );
+  app.get<{ Querystring: { token?: string } }>("/signup/confirm", async (request, reply) => {
+    const token = typeof request.query.token === "string" ? request.query.token : "";
+    return sendPage(reply, confirmSignUpView({ csrfToken: loginCsrfToken(request, reply), token }));
+  });
 
-  app.post(
-    "/signup/confirm",
-    { ...forVisitors, preHandler: verifyLoginCsrf(deps) },
-    async (request, reply) => {
-      const result = await confirmSignUp(deps, formField(request.body, "token"));
-      if (result.kind !== "ok") return sendPage(reply, signUpLinkInvalidView(result.kind), 400);
-      return welcome(deps, request, reply, result);
-    },
-  );
+  app.post("/signup/confirm", { preHandler: verifyLoginCsrf(deps) }, async (request, reply) => {
+    const result = await confirmSignUp(deps, formField(request.body, "token"));
+    if (result.kind !== "ok") return sendPage(reply, signUpLinkInvalidView(result.kind), 400);
+    return welcome(deps, request, reply, result);
+  });
 }

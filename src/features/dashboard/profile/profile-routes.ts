@@ -8,8 +8,8 @@ import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
-import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
-import { forMembers } from "../session/role-guard.js";
+import { actionOptions, sessionOf } from "../session/guards.js";
+import { forMembers, memberPage } from "../session/role-guard.js";
 import { type ProfileViewProps, profileView } from "./profile-view.js";
 
 const PATH = "/settings/profile";
@@ -23,7 +23,6 @@ const NOTICES: Record<string, Notice> = {
 };
 
 export function registerProfileRoutes(app: FastifyInstance, deps: Deps): void {
-  const page = { ...pageOptions, ...forMembers };
   const action = { ...actionOptions(deps), ...forMembers };
 
   async function show(
@@ -37,7 +36,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: Deps): void {
     return sendPage(reply, profileView({ session, sessions, ...extra }), status);
   }
 
-  app.get<{ Querystring: { notice?: string } }>(PATH, page, async (request, reply) => {
+  app.get<{ Querystring: { notice?: string } }>(PATH, memberPage, async (request, reply) => {
     return show(reply, sessionOf(request), { notice: NOTICES[request.query.notice ?? ""] ?? null });
   });
 

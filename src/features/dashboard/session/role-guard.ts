@@ -6,11 +6,13 @@
  * Deny by default: a route that declares nothing is for admins and owners, so a page added
  * tomorrow without thinking about roles is never open to members. Members' routes say
  * `access: "member"`, owner-only ones `"owner"`, and pages for visitors (log-in, links from
- * e-mails) `"public"`. The test in team/role-rules.test.ts walks every registered route.
+ * e-mails) `"public"` (the dashboard registers those in a context with `visitorsByDefault`). The test in team/role-rules.test.ts walks every registered route.
  */
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, RouteOptions } from "fastify";
+import type { Deps } from "../../../deps.js";
 import { atLeast, type UserRole } from "../../team/roles.js";
 import { sendRoleForbiddenPage } from "../html/error-pages.js";
+import { actionOptions, pageOptions } from "./guards.js";
 
 export type RouteAccess = UserRole | "public";
 
@@ -30,7 +32,21 @@ export function routeAccess(request: FastifyRequest): RouteAccess {
 /** Route options for each level, to spread into a route's options. */
 export const forMembers = { config: { access: "member" as const } };
 export const forOwners = { config: { access: "owner" as const } };
-export const forVisitors = { config: { access: "public" as const } };
+
+/** `pageOptions` / `actionOptions` of guards.ts, for members or for owners only. */
+export const memberPage = { ...pageOptions, ...forMembers };
+export const ownerPage = { ...pageOptions, ...forOwners };
+export function ownerAction(deps: Pick<Deps, "config">) {
+  return { ...actionOptions(deps), ...forOwners };
+}
+
+/**
+ * An onRoute hook for a context of visitor pages (log-in, sign-up, links from e-mails): its
+ * routes are public unless they declare otherwise (log-out is for members).
+ */
+export function visitorsByDefault(route: RouteOptions): void {
+  route.config = { ...route.config, access: route.config?.access ?? "public" };
+}
 
 export const FORBIDDEN_MESSAGE = "Your role in this account does not allow this.";
 

@@ -12,16 +12,15 @@ import { startSession, throttled } from "../auth/start-session.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
 import { loginCsrfToken, verifyLoginCsrf } from "../session/guards.js";
-import { forVisitors } from "../session/role-guard.js";
 import { acceptView, FORGOT_SENT, forgotView, linkGoneView, resetView } from "./password-views.js";
 
 type WithToken = { Querystring: { token?: string } };
 const tokenOf = (q: { token?: string }) => (typeof q.token === "string" ? q.token : "");
 
 export function registerPasswordResetRoutes(app: FastifyInstance, deps: Deps): void {
-  const visitorForm = { ...forVisitors, preHandler: verifyLoginCsrf(deps) };
+  const visitorForm = { preHandler: verifyLoginCsrf(deps) };
 
-  app.get("/password/forgot", forVisitors, async (request, reply) => {
+  app.get("/password/forgot", async (request, reply) => {
     return sendPage(reply, forgotView({ csrfToken: loginCsrfToken(request, reply) }));
   });
 
@@ -38,7 +37,7 @@ export function registerPasswordResetRoutes(app: FastifyInstance, deps: Deps): v
     return sendPage(reply, forgotView({ csrfToken, notice: FORGOT_SENT }));
   });
 
-  app.get<WithToken>(RESET_PATH, forVisitors, async (request, reply) => {
+  app.get<WithToken>(RESET_PATH, async (request, reply) => {
     const token = tokenOf(request.query);
     const link = await findResetLink(deps, token);
     if (!link) return sendPage(reply, linkGoneView("reset"), 410);
@@ -72,7 +71,7 @@ export function registerPasswordResetRoutes(app: FastifyInstance, deps: Deps): v
     return seeOther(reply, "/login?notice=password-reset");
   });
 
-  app.get<WithToken>(INVITATION_PATH, forVisitors, async (request, reply) => {
+  app.get<WithToken>(INVITATION_PATH, async (request, reply) => {
     const token = tokenOf(request.query);
     const invitation = await findInvitation(deps, token);
     if (!invitation) return sendPage(reply, linkGoneView("invitation"), 410);
