@@ -60,21 +60,25 @@ interface Route {
 }
 
 async function dashboardRoutes(app: TestApp): Promise<Route[]> {
-  const routes: Route[] = [];
+  const seen: RouteOptions[] = [];
   const probe = Fastify({ exposeHeadRoutes: false });
   probe.addHook("onRoute", (r: RouteOptions) => {
-    const methods = Array.isArray(r.method) ? r.method : [r.method];
-    for (const method of methods) {
-      const access = r.url.startsWith("/assets/")
-        ? "asset"
-        : ((r.config as { access?: RouteAccess } | undefined)?.access ?? DEFAULT_ACCESS);
-      routes.push({ key: `${method} ${r.url}`, method, url: r.url, access });
-    }
+    seen.push(r);
   });
   registerDashboard(probe, app.deps);
   await probe.ready();
   await probe.close();
-  return routes;
+  // Read once every onRoute hook ran (a context's own hook may set a route's default access).
+  return seen.flatMap((r) =>
+    (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({
+      key: `${method} ${r.url}`,
+      method,
+      url: r.url,
+      access: r.url.startsWith("/assets/")
+        ? ("asset" as const)
+        : ((r.config as { access?: RouteAccess } | undefined)?.access ?? DEFAULT_ACCESS),
+    })),
+  );
 }
 
 for (const engine of ENGINES) {
