@@ -215,6 +215,11 @@ for (const engine of ENGINES) {
           const res = await call(member, route);
           expect(res.status, route.key).toBe(200);
         }
+        // Visitor pages never answer a signed-in member with the role's 403.
+        for (const route of routes.filter((r) => r.method === "GET" && r.access === "public")) {
+          const res = await call(member, route);
+          expect(res.status, route.key).not.toBe(403);
+        }
       });
 
       it("refuses an admin on the owner-only routes, and lets them open the admin pages", async () => {
