@@ -29,6 +29,7 @@ const FEATURE_ORDER = [
   "customers",
   "alerts",
   "accounts",
+  "team", // members, roles, invitations, password change and reset
   "order-import",
   "store-sync", // pulls Shopify and WooCommerce orders through orders/
   "privacy",

@@ -12,6 +12,7 @@ import { registerMigrate } from "./commands/migrate.js";
 import { registerServe } from "./commands/serve.js";
 import { registerStore } from "./commands/store.js";
 import { registerUsage } from "./commands/usage.js";
+import { registerUser } from "./commands/user.js";
 import { registerWorker } from "./commands/worker.js";
 
 export function buildProgram(): Command {
@@ -32,5 +33,6 @@ export function buildProgram(): Command {
   registerAudit(program);
   registerImport(program);
   registerStore(program);
+  registerUser(program);
   return program;
 }

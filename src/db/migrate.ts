@@ -14,6 +14,7 @@ import * as m0009 from "./migrations/0009_privacy.js";
 import * as m0010 from "./migrations/0010_operations.js";
 import * as m0011 from "./migrations/0011_job_priority.js";
 import * as m0012 from "./migrations/0012_store_connections.js";
+import * as m0013 from "./migrations/0013_team.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0010_operations": m0010,
   "0011_job_priority": m0011,
   "0012_store_connections": m0012,
+  "0013_team": m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -30,7 +30,12 @@ export interface UsersTable {
   email_normalized: string;
   password_hash: string | null;
   created_at: number;
+  /** owner, admin or member (features/team/roles.ts); read on every request. */
+  role: Generated<UserRole>;
+  last_sign_in_at: Generated<number | null>;
 }
+
+export type UserRole = "owner" | "admin" | "member";
 
 export interface StoresTable {
   id: string;
@@ -192,10 +197,39 @@ export interface SessionsTable {
   csrf_token: string;
   created_at: number;
   expires_at: number;
+  /** Where and with what it signed in (Profile's session list); null for older sessions. */
+  ip: Generated<string | null>;
+  browser: Generated<string | null>;
+  last_seen_at: Generated<number | null>;
 }
 
-/** What is throttled: log-ins, sign-ups, and confirmation mails for alert addresses. */
-export type AuthAction = "login" | "signup" | "alert-email";
+/** A pending invitation to join an account's team: single use, 7 days. */
+export interface UserInvitationsTable {
+  /** SHA-256 of the token in the link. */
+  token_hash: string;
+  account_id: string;
+  email: string;
+  email_normalized: string;
+  role: UserRole;
+  /** The inviter's user id (or "cli:<os user>"). */
+  invited_by: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A link to choose a new password: single use, 1 hour. */
+export interface PasswordResetsTable {
+  /** SHA-256 of the token in the link. */
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** What is throttled: log-ins, sign-ups, confirmation mails for alert addresses, reset requests. */
+export type AuthAction = "login" | "signup" | "alert-email" | "password-reset";
 /** pending: reserved, the password is being checked; failed/succeeded: settled. */
 export type AuthAttemptState = "pending" | "failed" | "succeeded";
 
@@ -306,6 +340,8 @@ export interface Database {
   signup_requests: SignupRequestsTable;
   alert_email_confirmations: AlertEmailConfirmationsTable;
   audit_events: AuditEventsTable;
+  user_invitations: UserInvitationsTable;
+  password_resets: PasswordResetsTable;
 }
 
 export type Customer = Selectable<CustomersTable>;

@@ -14,6 +14,16 @@ export const AUDIT_ACTIONS = {
   "store.paused": "Store sync paused",
   "store.resumed": "Store sync resumed",
   "store.disconnected": "Store disconnected",
+  "team.invited": "Team member invited",
+  "team.joined": "Invitation accepted",
+  "team.added": "Team member added (command line)",
+  "team.removed": "Team member removed",
+  "team.role_changed": "Team member's role changed",
+  "user.password_changed": "Password changed",
+  "user.password_reset_requested": "Password reset asked for",
+  "user.password_reset_link_issued": "Password link issued (command line)",
+  "user.password_reset": "Password reset",
+  "user.sessions_ended": "Sessions ended",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -39,6 +49,8 @@ const DETAIL_LABELS: Record<string, string> = {
   platform: "platform",
   shop: "store",
   backfillDays: "backfill days",
+  role: "role",
+  email: "e-mail",
 };
 
 /** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */

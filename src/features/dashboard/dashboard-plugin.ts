@@ -26,9 +26,13 @@ import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
 import { registerPageHelmet } from "./http/respond.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
+import { registerProfileRoutes } from "./profile/profile-routes.js";
 import { sessionHook } from "./session/guards.js";
+import { roleGuard, visitorsByDefault } from "./session/role-guard.js";
 import { registerStoresRoutes } from "./stores/stores-routes.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
+import { registerPasswordResetRoutes } from "./team/password-reset-routes.js";
+import { registerTeamRoutes } from "./team/team-routes.js";
 
 export interface DashboardOptions {
   /**
@@ -83,8 +87,15 @@ export function registerDashboard(
 
     await dashboard.register(async (pages) => {
       pages.addHook("onRequest", sessionHook(deps));
-      registerAuthRoutes(pages, deps);
-      registerSignUpRoutes(pages, deps);
+      pages.addHook("preHandler", roleGuard);
+      // Log-in, sign-up and the pages behind mailed links: public unless a route says otherwise.
+      await pages.register(async (visitors) => {
+        visitors.addHook("onRoute", visitorsByDefault);
+        registerAuthRoutes(visitors, deps);
+        registerSignUpRoutes(visitors, deps);
+        registerAlertEmailConfirmRoutes(visitors, deps);
+        registerPasswordResetRoutes(visitors, deps);
+      });
       registerOverviewRoutes(pages, deps);
       registerCustomerRoutes(pages, deps);
       registerCustomerPrivacyRoutes(pages, deps);
@@ -92,11 +103,12 @@ export function registerDashboard(
       registerApiAccessRoutes(pages, deps);
       registerStoresRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
-      registerAlertEmailConfirmRoutes(pages, deps);
       registerBillingRoutes(pages, deps);
       registerAuditLogRoutes(pages, deps);
       registerCloseAccountRoutes(pages, deps);
       registerSystemRoutes(pages, deps, options.tasks ?? []);
+      registerTeamRoutes(pages, deps);
+      registerProfileRoutes(pages, deps);
     });
   });
 }

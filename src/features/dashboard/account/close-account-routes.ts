@@ -7,7 +7,8 @@ import { closeAccount } from "../../privacy/close-account.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
-import { actionOptions, clearSessionCookie, pageOptions, sessionOf } from "../session/guards.js";
+import { clearSessionCookie, sessionOf } from "../session/guards.js";
+import { ownerAction, ownerPage } from "../session/role-guard.js";
 import { closeAccountView } from "./close-account-view.js";
 
 async function customerCount(deps: Deps, accountId: string): Promise<number> {
@@ -30,13 +31,13 @@ async function passwordMatches(deps: Deps, session: DashboardSession, password: 
 }
 
 export function registerCloseAccountRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get("/settings/account", pageOptions, async (request, reply) => {
+  app.get("/settings/account", ownerPage, async (request, reply) => {
     const session = sessionOf(request);
     const customers = await customerCount(deps, session.accountId);
     return sendPage(reply, closeAccountView({ session, customers }));
   });
 
-  app.post("/settings/account/close", actionOptions(deps), async (request, reply) => {
+  app.post("/settings/account/close", ownerAction(deps), async (request, reply) => {
     const session = sessionOf(request);
     if (!(await passwordMatches(deps, session, formField(request.body, "password")))) {
       const customers = await customerCount(deps, session.accountId);

@@ -18,7 +18,7 @@ export function closeAccountView(p: CloseAccountProps): SafeHtml {
     section: "settings",
     body: html`<div class="breadcrumb">Settings</div>
 ${pageHead("Account", html`${p.session.accountName} · signed in as ${p.session.userEmail}`)}
-${settingsTabs("account")}
+${settingsTabs("account", p.session.role)}
 <section class="panel" aria-labelledby="close-title">
   <h2 id="close-title">Close this account</h2>
   <p>Closing the account cannot be undone. At once, every API key is revoked (your store's orders are refused), everyone is signed out and the logins are removed. Then all ${p.customers.toLocaleString("en-US")} customers are deleted with their orders, enrichment, data sources' answers and alerts, as when you delete one customer's data.</p>

@@ -48,7 +48,7 @@ export function alertSettingsView(p: AlertSettingsProps): SafeHtml {
     section: "settings",
     body: html`<div class="breadcrumb">Settings</div>
 ${pageHead("Alerts", "When enrichment finds a VIP, Velvet tells your team in chat and by e-mail.")}
-${settingsTabs("alerts")}
+${settingsTabs("alerts", p.session.role)}
 ${notice(p.notice)}
 ${noProvidersNotice(p.providers, p.session.vipThreshold)}
 ${Object.keys(e).length > 0 ? notice({ kind: "error", text: "Nothing was saved: please correct the fields marked below." }) : ""}

@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { AlertStatus } from "../../../db/schema.js";
 import type { Deps } from "../../../deps.js";
 import { sendPage } from "../http/respond.js";
-import { pageOptions, sessionOf } from "../session/guards.js";
+import { sessionOf } from "../session/guards.js";
+import { memberPage } from "../session/role-guard.js";
 import { alertLogView } from "./alert-log-view.js";
 import { listAlertLog } from "./list-alert-log.js";
 
@@ -12,7 +13,7 @@ const STATUSES: ReadonlySet<string> = new Set(["pending", "waiting", "delivered"
 export function registerAlertLogRoutes(app: FastifyInstance, deps: Deps): void {
   app.get<{ Querystring: { status?: string; page?: string } }>(
     "/alerts",
-    pageOptions,
+    memberPage,
     async (request, reply) => {
       const session = sessionOf(request);
       const status = STATUSES.has(request.query.status ?? "")

@@ -62,7 +62,7 @@ export function apiAccessView(p: ApiAccessProps): SafeHtml {
     section: "settings",
     body: html`<div class="breadcrumb">Settings › Integrations</div>
 ${pageHead("API Access", "Your store sends orders to Velvet with an API key.", generate)}
-${settingsTabs("integrations")}
+${settingsTabs("integrations", p.session.role)}
 ${integrationsNav("api")}
 ${notice(p.notice)}
 ${p.newKey ? newKeyBox(p.newKey, p.welcome) : ""}

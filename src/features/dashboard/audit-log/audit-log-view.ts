@@ -32,7 +32,7 @@ export function auditLogView(session: DashboardSession, audit: AuditPage): SafeH
     section: "settings",
     body: html`<div class="breadcrumb">Settings</div>
 ${pageHead("Audit log", "Every sign-in, key change, settings change, export and deletion in this account. Customers are named by id only.")}
-${settingsTabs("audit")}
+${settingsTabs("audit", session.role)}
 <section class="panel">
 ${
   audit.events.length === 0

@@ -16,6 +16,7 @@ import {
   verifyLoginCsrf,
   verifySessionCsrf,
 } from "../session/guards.js";
+import { forMembers } from "../session/role-guard.js";
 import { loginView } from "./auth-views.js";
 import { logIn } from "./log-in.js";
 import { signUpOpen } from "./sign-up.js";
@@ -23,6 +24,10 @@ import { startSession, throttled } from "./start-session.js";
 
 const LOGIN_NOTICES: Record<string, Notice> = {
   "logged-out": { kind: "info", text: "You are logged out." },
+  "password-reset": {
+    kind: "success",
+    text: "Your password is changed and every session is signed out. Log in with the new password.",
+  },
   "account-closed": {
     kind: "info",
     text: "Your account is closed: its keys are revoked and its customers' data is being deleted.",
@@ -86,7 +91,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps): void {
 
   app.post(
     "/logout",
-    { preHandler: [requireSession, verifySessionCsrf(deps)] },
+    { ...forMembers, preHandler: [requireSession, verifySessionCsrf(deps)] },
     async (request, reply) => {
       const session = request.dashboardSession;
       if (session) await deleteSession(deps.db.kysely, session.rawId);

@@ -28,6 +28,7 @@ ${notice(p.notice)}
   ${field({ name: "password", label: "Password", type: "password", autocomplete: "current-password", required: true, autofocus: Boolean(p.email) })}
   <button type="submit">Log in</button>
 </form>
+<p class="switch"><a href="/password/forgot">Forgot password?</a></p>
 ${p.signUpOpen ? html`<p class="switch">New to Velvet? <a href="/signup">Create an account</a></p>` : ""}`,
   );
 }

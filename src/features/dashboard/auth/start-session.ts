@@ -1,6 +1,7 @@
 /** Signing a browser in after a log-in or a sign-up. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../../deps.js";
+import { browserFamily } from "../../team/browser-family.js";
 import type { Notice } from "../html/components.js";
 import { readCookie } from "../http/cookies.js";
 import { createSession, deleteSession } from "../session/create-session.js";
@@ -15,7 +16,10 @@ export async function startSession(
   // Whatever session the browser brought is ended: the signed-in user gets a fresh id.
   const previous = readCookie(request, SESSION_COOKIE);
   if (previous !== undefined) await deleteSession(deps.db.kysely, previous);
-  const session = await createSession(deps.db.kysely, user, deps.clock.now());
+  const session = await createSession(deps.db.kysely, user, deps.clock.now(), {
+    ip: request.ip,
+    browser: browserFamily(request.headers["user-agent"]),
+  });
   setSessionCookie(request, reply, session.rawId);
   return session.rawId;
 }

@@ -3,14 +3,15 @@ import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { getUsage, isMonth, monthOf } from "../../billing/get-usage.js";
 import { sendPage } from "../http/respond.js";
-import { pageOptions, sessionOf } from "../session/guards.js";
+import { sessionOf } from "../session/guards.js";
+import { memberPage } from "../session/role-guard.js";
 import { billingView } from "./billing-view.js";
 import { getBillingSummary, lastTwelveMonths } from "./get-billing-summary.js";
 
 export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
   app.get<{ Querystring: { month?: string } }>(
     "/settings/billing",
-    pageOptions,
+    memberPage,
     async (request, reply) => {
       const session = sessionOf(request);
       const now = deps.clock.now();

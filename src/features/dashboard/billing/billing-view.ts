@@ -26,7 +26,7 @@ export function billingView(p: BillingProps): SafeHtml {
     section: "settings",
     body: html`<div class="breadcrumb">Settings</div>
 ${pageHead("Billing", "Each new customer's enrichment is charged once; repeat orders are free.")}
-${settingsTabs("billing")}
+${settingsTabs("billing", p.session.role)}
 <div class="grid">
   <div class="stat"><div class="label">Enrichments, ${formatMonth(usage.month)}</div><div class="value">${formatCount(usage.enrichments)}</div><div class="hint">${isCurrent ? "This month so far" : "Whole month"}</div></div>
   <div class="stat"><div class="label">Unit price</div><div class="value">${formatMoney(usage.unitPriceUsd)}</div><div class="hint">Per enrichment${usage.unitPriceUsd !== p.currentPriceUsd ? html` · now ${formatMoney(p.currentPriceUsd)}` : ""}</div></div>

@@ -64,6 +64,8 @@ function alerts(d: CustomerDetail): SafeHtml {
 }
 
 function personalData(session: DashboardSession, d: CustomerDetail): SafeHtml {
+  // Export and erasure are for admins and owners (members read only: session/role-guard.ts).
+  if (session.role === "member") return html``;
   const id = d.customer.id;
   return html`<section class="panel" aria-labelledby="data-title">
   <h2 id="data-title">Personal data</h2>

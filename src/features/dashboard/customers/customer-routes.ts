@@ -4,7 +4,8 @@ import type { Deps } from "../../../deps.js";
 import { sendNotFoundPage } from "../html/error-pages.js";
 import { sendPage } from "../http/respond.js";
 import { CUSTOMER_ERASED_NOTICE } from "../privacy/customer-privacy-routes.js";
-import { pageOptions, sessionOf } from "../session/guards.js";
+import { sessionOf } from "../session/guards.js";
+import { memberPage } from "../session/role-guard.js";
 import { customerDetailView } from "./customer-detail-view.js";
 import { parseCustomerListQuery } from "./customer-list-query.js";
 import { customerListView } from "./customer-list-view.js";
@@ -12,7 +13,7 @@ import { getCustomerDetail } from "./get-customer-detail.js";
 import { listCustomers } from "./list-customers.js";
 
 export function registerCustomerRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get("/customers", pageOptions, async (request, reply) => {
+  app.get("/customers", memberPage, async (request, reply) => {
     const session = sessionOf(request);
     const query = parseCustomerListQuery(request.query as Record<string, unknown>);
     const { rows, total } = await listCustomers(deps.db.kysely, session.accountId, query);
@@ -23,7 +24,7 @@ export function registerCustomerRoutes(app: FastifyInstance, deps: Deps): void {
 
   app.get<{ Params: { customerId: string } }>(
     "/customers/:customerId",
-    pageOptions,
+    memberPage,
     async (request, reply) => {
       const session = sessionOf(request);
       const detail = await getCustomerDetail(

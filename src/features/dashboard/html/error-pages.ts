@@ -44,6 +44,24 @@ or it is older than your current session. Nothing was changed.</p>
   );
 }
 
+/** A signed-in user whose role does not allow the page or action (session/role-guard.ts). */
+export function sendRoleForbiddenPage(
+  reply: FastifyReply,
+  session: DashboardSession,
+): FastifyReply {
+  return sendPage(
+    reply,
+    errorPage(
+      "You do not have access to this",
+      html`<p class="muted">Your role in ${session.accountName} does not allow this page or action. Nothing was changed.
+Ask an owner or admin of the account if you need it.</p>
+<p><a class="button" href="/">Go to the dashboard</a></p>`,
+      session,
+    ),
+    403,
+  );
+}
+
 export function sendErrorPage(
   reply: FastifyReply,
   status: number,

@@ -1,10 +1,20 @@
 /** The page shells: the signed-in layout with its navigation, and the sign-in card. */
+
+import { atLeast, type UserRole } from "../../team/roles.js";
 import { SCRIPT, STYLESHEET } from "../assets/asset-routes.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { html, type SafeHtml } from "./html.js";
 
 export type Section = "overview" | "customers" | "alerts" | "settings";
-export type SettingsTab = "integrations" | "alerts" | "billing" | "audit" | "account" | "system";
+export type SettingsTab =
+  | "integrations"
+  | "alerts"
+  | "billing"
+  | "audit"
+  | "account"
+  | "system"
+  | "team"
+  | "profile";
 
 const NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: "overview", href: "/", label: "Overview" },
@@ -13,14 +23,21 @@ const NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: "settings", href: "/settings/integrations", label: "Settings" },
 ];
 
-const SETTINGS_TABS: Array<{ tab: SettingsTab; href: string; label: string }> = [
-  { tab: "integrations", href: "/settings/integrations", label: "Integrations" },
-  { tab: "alerts", href: "/settings/alerts", label: "Alerts" },
-  { tab: "billing", href: "/settings/billing", label: "Billing" },
-  { tab: "system", href: "/settings/system", label: "System" },
-  { tab: "audit", href: "/settings/audit", label: "Audit log" },
-  { tab: "account", href: "/settings/account", label: "Account" },
+/** Each tab shows to the roles its route admits (the server checks again: role-guard.ts). */
+const SETTINGS_TABS: Array<{ tab: SettingsTab; href: string; label: string; role: UserRole }> = [
+  { tab: "integrations", href: "/settings/integrations", label: "Integrations", role: "admin" },
+  { tab: "alerts", href: "/settings/alerts", label: "Alerts", role: "admin" },
+  { tab: "billing", href: "/settings/billing", label: "Billing", role: "member" },
+  { tab: "system", href: "/settings/system", label: "System", role: "admin" },
+  { tab: "team", href: "/settings/team", label: "Team", role: "admin" },
+  { tab: "profile", href: "/settings/profile", label: "Profile", role: "member" },
+  { tab: "audit", href: "/settings/audit", label: "Audit log", role: "admin" },
+  { tab: "account", href: "/settings/account", label: "Account", role: "owner" },
 ];
+
+function settingsHome(role: UserRole): string {
+  return SETTINGS_TABS.find((t) => atLeast(role, t.role))?.href ?? "/settings/profile";
+}
 
 export function csrfField(session: DashboardSession): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${session.csrfToken}">`;
@@ -52,7 +69,9 @@ export function page({ title, session, section, body }: PageProps): SafeHtml {
   <div class="topbar-inner">
     <a class="brand" href="/">Vel<span>vet</span></a>
     <nav class="mainnav" aria-label="Main">
-      ${NAV.map(
+      ${NAV.map((n) =>
+        n.section === "settings" ? { ...n, href: settingsHome(session.role) } : n,
+      ).map(
         (n) =>
           html`<a href="${n.href}"${n.section === section ? html` aria-current="page"` : ""}>${n.label}</a>`,
       )}
@@ -70,9 +89,9 @@ ${body}
 </html>`;
 }
 
-export function settingsTabs(active: SettingsTab): SafeHtml {
+export function settingsTabs(active: SettingsTab, role: UserRole): SafeHtml {
   return html`<nav class="subnav" aria-label="Settings">
-  ${SETTINGS_TABS.map(
+  ${SETTINGS_TABS.filter((t) => atLeast(role, t.role)).map(
     (t) =>
       html`<a href="${t.href}"${t.tab === active ? html` aria-current="page"` : ""}>${t.label}</a>`,
   )}

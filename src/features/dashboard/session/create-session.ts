@@ -15,6 +15,8 @@ export async function createSession(
   db: Kysely<Database>,
   user: { userId: string; accountId: string },
   now: number,
+  /** Shown on Profile's list of sessions: the client address and the browser family. */
+  seenFrom: { ip: string | null; browser: string | null } = { ip: null, browser: null },
 ): Promise<NewSession> {
   const rawId = newSecret();
   const expiresAt = now + SESSION_IDLE_MS;
@@ -33,7 +35,15 @@ export async function createSession(
         csrf_token: newSecret(),
         created_at: now,
         expires_at: expiresAt,
+        ip: seenFrom.ip,
+        browser: seenFrom.browser,
+        last_seen_at: now,
       })
+      .execute();
+    await trx
+      .updateTable("users")
+      .set({ last_sign_in_at: now })
+      .where("id", "=", user.userId)
       .execute();
   });
   return { rawId, expiresAt };

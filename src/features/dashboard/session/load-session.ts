@@ -1,7 +1,7 @@
 /**
  * Resolves a session cookie to the signed-in user, account and store, or null when the
  * session is unknown, expired (a week idle) or past its absolute lifetime (30 days). A live
- * session's expiry slides forward, written at most once an hour.
+ * session's expiry slides forward, written at most once an hour (with its "last seen").
  */
 import type { Deps } from "../../../deps.js";
 import type { DashboardSession } from "./dashboard-session.js";
@@ -32,6 +32,7 @@ export async function loadSession(
       "sessions.created_at",
       "sessions.expires_at",
       "users.email",
+      "users.role",
       "accounts.name",
       "accounts.vip_threshold",
       "stores.id as store_id",
@@ -49,7 +50,7 @@ export async function loadSession(
     expiresAt = Math.min(now + SESSION_IDLE_MS, absoluteEnd);
     await deps.db.kysely
       .updateTable("sessions")
-      .set({ expires_at: expiresAt })
+      .set({ expires_at: expiresAt, last_seen_at: now })
       .where("id_hash", "=", idHash)
       .execute();
   }
@@ -58,6 +59,7 @@ export async function loadSession(
     idHash,
     userId: row.user_id,
     userEmail: row.email,
+    role: row.role,
     accountId: row.account_id,
     accountName: row.name,
     storeId: row.store_id,

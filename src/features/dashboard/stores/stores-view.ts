@@ -114,7 +114,7 @@ export function storesView(p: StoresProps): SafeHtml {
     section: "settings",
     body: html`<div class="breadcrumb">Settings › Integrations</div>
 ${pageHead("Stores", `Velvet reads your store's orders itself, every ${p.syncIntervalSeconds} seconds: no code to write.`)}
-${settingsTabs("integrations")}
+${settingsTabs("integrations", p.session.role)}
 ${integrationsNav("stores")}
 ${notice(p.notice)}
 <section class="panel" aria-labelledby="connections-title">

@@ -27,7 +27,7 @@ export function systemView(p: SystemProps): SafeHtml {
     section: "settings",
     body: html`<div class="breadcrumb">Settings</div>
 ${pageHead("System", "Work that gave up after its last attempt. Fix the cause (a provider key, a webhook), then retry: it runs again at once.")}
-${settingsTabs("system")}
+${settingsTabs("system", session.role)}
 ${notice(p.notice)}
 <section class="panel" aria-labelledby="enrichments-title">
   <h2 id="enrichments-title">Enrichments that gave up</h2>

@@ -1,0 +1,134 @@
+import type { Command } from "commander";
+import { getAccount } from "../../features/accounts/get-account.js";
+import { addUser } from "../../features/team/add-user.js";
+import { listTeam } from "../../features/team/list-team.js";
+import { removeMember } from "../../features/team/manage-member.js";
+import { issueResetLink } from "../../features/team/password-reset.js";
+import type { TeamActor } from "../../features/team/team-actor.js";
+import { commandActor } from "../cli-actor.js";
+import { CliError, printResult } from "../output.js";
+import { parseId } from "../parse.js";
+import { withDeps } from "../with-deps.js";
+
+function operator(): TeamActor {
+  return { audit: commandActor(), authority: "operator", userId: null };
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function registerUser(program: Command): void {
+  const user = program.command("user").description("an account's team: log-ins and roles");
+
+  user
+    .command("list")
+    .description("the account's members (role, last sign-in) and pending invitations")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; json?: boolean }) => {
+      const team = await withDeps(
+        async (deps) => {
+          if (!(await getAccount(deps.db.kysely, opts.account)))
+            throw new CliError(`No account ${opts.account}`);
+          return listTeam(deps.db.kysely, opts.account, deps.clock.now());
+        },
+        { providers: false },
+      );
+      const result = {
+        users: team.members.map((m) => ({
+          userId: m.userId,
+          email: m.email,
+          role: m.role,
+          lastSignInAt: iso(m.lastSignInAt),
+          hasPassword: m.hasPassword,
+          createdAt: iso(m.createdAt),
+        })),
+        invitations: team.invitations.map((i) => ({
+          email: i.email,
+          role: i.role,
+          expiresAt: iso(i.expiresAt),
+        })),
+      };
+      printResult(
+        Boolean(opts.json),
+        result,
+        () =>
+          [
+            ...result.users.map(
+              (u) =>
+                `${u.email}  ${u.role}  last sign-in ${u.lastSignInAt ?? "never"}${u.hasPassword ? "" : "  (no password yet)"}`,
+            ),
+            ...result.invitations.map(
+              (i) => `${i.email}  ${i.role}  invited, link expires ${i.expiresAt}`,
+            ),
+          ].join("\n") || "No users.",
+      );
+    });
+
+  user
+    .command("add")
+    .description("add a user with a role and print a one-time set-password link (7 days)")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--email <email>", "their e-mail address")
+    .requiredOption("--role <role>", "owner, admin or member")
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; email: string; role: string; json?: boolean }) => {
+      const added = await withDeps(
+        (deps) =>
+          addUser(deps, {
+            accountId: opts.account,
+            email: opts.email,
+            role: opts.role,
+            actor: operator(),
+          }),
+        { providers: false },
+      );
+      const result = { ...added, expiresAt: iso(added.expiresAt) };
+      printResult(
+        Boolean(opts.json),
+        result,
+        () =>
+          `Added ${opts.email} as ${opts.role}. Send them this link to choose a password (works once, until ${result.expiresAt}):\n${added.setPasswordUrl}`,
+      );
+    });
+
+  user
+    .command("remove")
+    .description("remove a user from the account (signed out at once); never the last owner")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--email <email>", "their e-mail address")
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; email: string; json?: boolean }) => {
+      const removed = await withDeps(
+        (deps) =>
+          removeMember(deps, {
+            accountId: opts.account,
+            member: { email: opts.email },
+            actor: operator(),
+          }),
+        { providers: false },
+      );
+      printResult(
+        Boolean(opts.json),
+        { removed: removed.email, sessionsEnded: removed.sessionsEnded },
+        () => `Removed ${removed.email} (${removed.sessionsEnded} sessions ended).`,
+      );
+    });
+
+  user
+    .command("reset-password")
+    .description("print a one-time link (1 hour) for the user to choose a new password")
+    .requiredOption("--email <email>", "their e-mail address")
+    .option("--json", "print one JSON object")
+    .action(async (opts: { email: string; json?: boolean }) => {
+      const link = await withDeps(
+        (deps) => issueResetLink(deps, { email: opts.email, actor: commandActor() }),
+        { providers: false },
+      );
+      printResult(
+        Boolean(opts.json),
+        { resetUrl: link.resetUrl, expiresAt: iso(link.expiresAt) },
+        () =>
+          `Send ${opts.email} this link to choose a new password (works once, for one hour; their sessions end when it is used):\n${link.resetUrl}`,
+      );
+    });
+}

@@ -1,0 +1,97 @@
+/**
+ * Inviting a colleague: a single-use link valid 7 days, only its hash stored. It is mailed when
+ * SMTP is set, and always returned so the page can show it once to copy (self-hosted installs
+ * often have no mail). Inviting the same address again replaces the earlier link.
+ *
+ * An admin may invite admins and members; only an owner (or the operator) may invite an owner.
+ * One e-mail address is one log-in in one account, so an address that already signs in to
+ * Velvet cannot be invited.
+ */
+import { AppError } from "../../lib/app-error.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { checkEmail, normalizeEmail } from "../orders/email-address.js";
+import { newOneTimeToken } from "../security/one-time-token.js";
+import { lockTeam } from "./lock-team.js";
+import { isRole, ROLE_LABELS, type UserRole } from "./roles.js";
+import type { TeamActor } from "./team-actor.js";
+import type { TeamDeps } from "./team-deps.js";
+import { invitationUrl } from "./team-links.js";
+import { sendTeamMail } from "./team-mail.js";
+
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+
+export interface Invited {
+  inviteUrl: string;
+  emailed: boolean;
+  expiresAt: number;
+}
+
+export async function inviteMember(
+  deps: TeamDeps,
+  input: { accountId: string; accountName: string; email: string; role: string; actor: TeamActor },
+): Promise<Invited> {
+  const email = input.email.trim();
+  if (checkEmail(email) === "invalid")
+    throw new AppError(
+      "bad_request",
+      "Enter the colleague's e-mail address, like name@example.com.",
+    );
+  if (!isRole(input.role))
+    throw new AppError("bad_request", "Choose a role: owner, admin or member.");
+  const role: UserRole = input.role;
+  if (role === "owner" && !["owner", "operator"].includes(input.actor.authority))
+    throw new AppError("forbidden", "Only an owner can invite another owner.");
+  const now = deps.clock.now();
+  const token = newOneTimeToken();
+  const normalized = normalizeEmail(email);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    if (!(await lockTeam(trx, input.accountId)))
+      throw new AppError("not_found", "No such open account.");
+    const taken = await trx
+      .selectFrom("users")
+      .select("id")
+      .where("email_normalized", "=", normalized)
+      .executeTakeFirst();
+    if (taken) throw new AppError("conflict", "This address already signs in to Velvet.");
+    await trx
+      .deleteFrom("user_invitations")
+      .where("account_id", "=", input.accountId)
+      .where("email_normalized", "=", normalized)
+      .execute();
+    await trx
+      .insertInto("user_invitations")
+      .values({
+        token_hash: token.hash,
+        account_id: input.accountId,
+        email,
+        email_normalized: normalized,
+        role,
+        invited_by: input.actor.userId ?? `cli:${input.actor.audit.name}`,
+        created_at: now,
+        expires_at: now + INVITATION_TTL_MS,
+        used_at: null,
+      })
+      .execute();
+    await recordAuditEvent(
+      trx,
+      {
+        accountId: input.accountId,
+        actor: input.actor.audit,
+        action: "team.invited",
+        details: { email, role },
+      },
+      now,
+    );
+  });
+  const inviteUrl = invitationUrl(deps.config.publicBaseUrl, token.raw);
+  const emailed = await sendTeamMail(deps, {
+    to: email,
+    subject: `You are invited to ${input.accountName} on Velvet`,
+    paragraphs: [
+      `${input.actor.audit.name} invited you to join the Velvet account of "${input.accountName}" as ${ROLE_LABELS[role].toLowerCase()}.`,
+      "Open the link to choose your password. It works once and stops working after 7 days.",
+    ],
+    link: { url: inviteUrl, label: "Accept the invitation" },
+  });
+  return { inviteUrl, emailed, expiresAt: now + INVITATION_TTL_MS };
+}

@@ -1,0 +1,133 @@
+/**
+ * Changing a member's role and removing a member. Whom one may touch depends on the target, so
+ * the use case checks it (the route guard only admits admins and owners):
+ * - an admin may change and remove admins and members, never an owner, and never grant owner;
+ * - an owner (and the operator) may do anything, but an account always keeps one owner.
+ * A removed or demoted person's sessions end in the same transaction: their next request
+ * finds no session (and a kept session would anyway read the new role on every request).
+ */
+import type { Transaction } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { AppError } from "../../lib/app-error.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { normalizeEmail } from "../orders/email-address.js";
+import { lockTeam, ownerCount } from "./lock-team.js";
+import { atLeast, isRole, type UserRole } from "./roles.js";
+import type { TeamActor } from "./team-actor.js";
+import type { TeamDeps } from "./team-deps.js";
+
+export type MemberRef = { userId: string } | { email: string };
+
+interface Target {
+  id: string;
+  email: string;
+  role: UserRole;
+}
+
+async function findTarget(
+  trx: Transaction<Database>,
+  accountId: string,
+  ref: MemberRef,
+): Promise<Target> {
+  let query = trx
+    .selectFrom("users")
+    .select(["id", "email", "role"])
+    .where("account_id", "=", accountId);
+  query =
+    "userId" in ref
+      ? query.where("id", "=", ref.userId)
+      : query.where("email_normalized", "=", normalizeEmail(ref.email));
+  const target = await query.executeTakeFirst();
+  if (!target) throw new AppError("not_found", "No such member in this account.");
+  return target;
+}
+
+function mayTouch(actor: TeamActor, target: Target): void {
+  if (actor.authority === "operator" || actor.authority === "owner") return;
+  if (actor.authority !== "admin")
+    throw new AppError("forbidden", "Only owners and admins manage the team.");
+  if (target.role === "owner")
+    throw new AppError("forbidden", "Only an owner can change or remove an owner.");
+}
+
+/** Locks the team, finds the member and checks the actor may touch them. */
+async function lockedTarget(
+  trx: Transaction<Database>,
+  input: { accountId: string; member: MemberRef; actor: TeamActor },
+): Promise<Target> {
+  if (!(await lockTeam(trx, input.accountId)))
+    throw new AppError("not_found", "No such open account.");
+  const target = await findTarget(trx, input.accountId, input.member);
+  mayTouch(input.actor, target);
+  return target;
+}
+
+async function endSessionsOf(trx: Transaction<Database>, userId: string): Promise<number> {
+  const ended = await trx.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
+  return Number(ended.numDeletedRows ?? 0n);
+}
+
+async function keepAnOwner(trx: Transaction<Database>, accountId: string, target: Target) {
+  if (target.role === "owner" && (await ownerCount(trx, accountId)) <= 1)
+    throw new AppError(
+      "conflict",
+      "An account needs at least one owner: make someone else owner first.",
+    );
+}
+
+export async function changeRole(
+  deps: Pick<TeamDeps, "db" | "clock">,
+  input: { accountId: string; member: MemberRef; role: string; actor: TeamActor },
+): Promise<{ from: UserRole; to: UserRole; sessionsEnded: number }> {
+  if (!isRole(input.role))
+    throw new AppError("bad_request", "Choose a role: owner, admin or member.");
+  const role: UserRole = input.role;
+  const now = deps.clock.now();
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const target = await lockedTarget(trx, input);
+    if (role === "owner" && input.actor.authority === "admin")
+      throw new AppError("forbidden", "Only an owner can make someone an owner.");
+    if (target.role === role) return { from: role, to: role, sessionsEnded: 0 };
+    if (role !== "owner") await keepAnOwner(trx, input.accountId, target);
+    await trx.updateTable("users").set({ role }).where("id", "=", target.id).execute();
+    // A demotion ends the person's sessions; a promotion keeps them signed in.
+    const sessionsEnded = atLeast(role, target.role) ? 0 : await endSessionsOf(trx, target.id);
+    await recordAuditEvent(
+      trx,
+      {
+        accountId: input.accountId,
+        actor: input.actor.audit,
+        action: "team.role_changed",
+        subject: target.id,
+        details: { email: target.email, role: { from: target.role, to: role }, sessionsEnded },
+      },
+      now,
+    );
+    return { from: target.role, to: role, sessionsEnded };
+  });
+}
+
+export async function removeMember(
+  deps: Pick<TeamDeps, "db" | "clock">,
+  input: { accountId: string; member: MemberRef; actor: TeamActor },
+): Promise<{ email: string; sessionsEnded: number }> {
+  const now = deps.clock.now();
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const target = await lockedTarget(trx, input);
+    await keepAnOwner(trx, input.accountId, target);
+    const sessionsEnded = await endSessionsOf(trx, target.id);
+    await trx.deleteFrom("users").where("id", "=", target.id).execute();
+    await recordAuditEvent(
+      trx,
+      {
+        accountId: input.accountId,
+        actor: input.actor.audit,
+        action: "team.removed",
+        subject: target.id,
+        details: { email: target.email, role: target.role, sessionsEnded },
+      },
+      now,
+    );
+    return { email: target.email, sessionsEnded };
+  });
+}
