@@ -10,8 +10,10 @@
 import Fastify, { type RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csrfToken, type HttpBrowser } from "../../../../test/browser/http-browser.js";
+import { type FakeShopify, startFakeShopify } from "../../../../test/fakes/shopify-admin.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { signInNewAccount } from "../../../../test/support/sign-in.js";
+import { connect, STORE_SYNC_ENV } from "../../../../test/support/store-sync.js";
 import { addMember } from "../../../../test/support/team.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 import { registerDashboard } from "../dashboard-plugin.js";
@@ -86,6 +88,7 @@ for (const engine of ENGINES) {
     `role rules on every dashboard route on ${engine.name}`,
     () => {
       let app: TestApp;
+      let shopify: FakeShopify;
       let routes: Route[];
       let owner: HttpBrowser;
       let admin: HttpBrowser;
@@ -107,6 +110,11 @@ for (const engine of ENGINES) {
             .orderBy("id")
             .execute(),
           customers: await db.selectFrom("customers").select("id").orderBy("id").execute(),
+          stores: await db
+            .selectFrom("store_connections")
+            .select(["id", "state", "credentials"])
+            .orderBy("id")
+            .execute(),
           sessions: await db.selectFrom("sessions").select("id_hash").orderBy("id_hash").execute(),
           invitations: await db
             .selectFrom("user_invitations")
@@ -136,7 +144,10 @@ for (const engine of ENGINES) {
       }
 
       beforeAll(async () => {
-        app = await startTestApp(engine);
+        [app, shopify] = await Promise.all([
+          startTestApp(engine, { env: STORE_SYNC_ENV }),
+          startFakeShopify(),
+        ]);
         routes = await dashboardRoutes(app);
         let apiKey: string;
         let accountId: string;
@@ -161,8 +172,18 @@ for (const engine of ENGINES) {
           .where("role", "=", "owner")
           .executeTakeFirstOrThrow();
         params.userId = ownerRow.id;
+        // A connected shop, so pause/resume/disconnect have a real row to leave alone.
+        params.id = await connect(app.deps, {
+          accountId,
+          shop: shopify.shop,
+          credentials: { platform: "shopify", token: shopify.token },
+          backfillDays: 0,
+        });
       });
-      afterAll(() => app?.close());
+      afterAll(async () => {
+        await app?.close();
+        await shopify?.close();
+      });
 
       it("finds the dashboard's routes, and every one declares what the lists say", () => {
         expect(routes.length).toBeGreaterThan(30);
