@@ -79,21 +79,6 @@ export async function measureCpu<T>(
   return { value, cpu: { serverCores, loaderCores, otherCores, machineCores: os.cpus().length } };
 }
 
-/** The PostgreSQL server's processes on this machine (postmaster and every backend). */
-export function postgresPids(): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres")
-        pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
 export interface GroupCpuUsage {
   /** Cores used by each named group of processes while `fn` ran. */
   groups: Record<string, number>;

@@ -8,12 +8,12 @@
  * alike: floor, one Velvet node, two Velvet nodes on the same database (the connections split
  * between them). Then one run of repeats on the first node (each must get its first answer back
  * byte for byte) and the row counts: one customer, order, charge and job per new customer.
- * Every run records the CPU of each server, of PostgreSQL (all its processes on this machine)
+ * Every run records the CPU of each server, of PostgreSQL (the backends serving this database)
  * and of the load generator, which is where a 2-core machine's limit shows.
  */
 import pg from "pg";
 import { startPgBaseline } from "./baseline-process.js";
-import { measureCpuOfGroups, postgresPids } from "./cpu.js";
+import { measureCpuOfGroups } from "./cpu.js";
 import { type LoadResult, type RequestSource, runLoad } from "./load.js";
 import { runTag } from "./order-bodies.js";
 import {
@@ -95,7 +95,8 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
           ),
         ).then(combine);
       if (warmupSec > 0) await load(warmupSec);
-      const { value, cpu } = await measureCpuOfGroups({ ...groups, postgres: postgresPids() }, () =>
+      const backends = await backendPids(url);
+      const { value, cpu } = await measureCpuOfGroups({ ...groups, postgres: backends }, () =>
         load(durationSec),
       );
       const result: PgRun = {
@@ -140,6 +141,24 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
     return report(runs, fresh.answers.size, afterNew, afterRepeats);
   } finally {
     await Promise.all([floor.stop(), ...nodes.map((n) => n.stop())]);
+  }
+}
+
+/**
+ * PostgreSQL's CPU for this run: the backends serving this phase's database (the pools are
+ * full after the warm-up). Other users of the same server (other test runs on a shared machine)
+ * are not counted here but under "other"; WAL writing is done mostly by the committing backends.
+ */
+async function backendPids(url: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
+    return rows.map((r) => r.pid);
+  } finally {
+    await client.end();
   }
 }
 
