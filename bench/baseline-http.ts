@@ -13,6 +13,20 @@ export interface BaselineBody {
   order?: { id?: string; total?: string };
 }
 
+/** The row both baselines insert: email, first name, last name, order id, total, created at. */
+export function baselineRow(
+  body: BaselineBody,
+): [string, string, string, string | null, string | null, number] {
+  return [
+    String(body.email),
+    String(body.firstName),
+    String(body.lastName),
+    body.order?.id ?? null,
+    body.order?.total ?? null,
+    Date.now(),
+  ];
+}
+
 function answer(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {

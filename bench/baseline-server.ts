@@ -6,7 +6,7 @@
  *   DATABASE_FILE=/tmp/x.db PORT=4000 node --import tsx bench/baseline-server.ts
  */
 import SQLite from "better-sqlite3";
-import { serveBaseline } from "./baseline-http.js";
+import { baselineRow, serveBaseline } from "./baseline-http.js";
 
 const file = process.env.DATABASE_FILE;
 const port = Number(process.env.PORT);
@@ -33,16 +33,6 @@ const insert = db.prepare(
 
 serveBaseline(
   port,
-  (body) =>
-    Number(
-      insert.run(
-        String(body.email),
-        String(body.firstName),
-        String(body.lastName),
-        body.order?.id ?? null,
-        body.order?.total ?? null,
-        Date.now(),
-      ).lastInsertRowid,
-    ),
+  (body) => Number(insert.run(...baselineRow(body)).lastInsertRowid),
   () => db.close(),
 );

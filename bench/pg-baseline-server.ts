@@ -6,7 +6,7 @@
  *   DATABASE_URL=postgres://… PORT=4000 node --import tsx bench/pg-baseline-server.ts
  */
 import pg from "pg";
-import { serveBaseline } from "./baseline-http.js";
+import { baselineRow, serveBaseline } from "./baseline-http.js";
 
 const url = process.env.DATABASE_URL;
 const port = Number(process.env.PORT);
@@ -36,14 +36,7 @@ serveBaseline(
   async (body) => {
     const result = await pool.query<{ id: string }>({
       ...INSERT,
-      values: [
-        String(body.email),
-        String(body.firstName),
-        String(body.lastName),
-        body.order?.id ?? null,
-        body.order?.total ?? null,
-        Date.now(),
-      ],
+      values: baselineRow(body),
     });
     return Number(result.rows[0]?.id);
   },
