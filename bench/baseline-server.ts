@@ -5,8 +5,8 @@
  * no transaction beyond the insert's own. Run alone in its own process:
  *   DATABASE_FILE=/tmp/x.db PORT=4000 node --import tsx bench/baseline-server.ts
  */
-import http from "node:http";
 import SQLite from "better-sqlite3";
+import { baselineRow, serveBaseline } from "./baseline-http.js";
 
 const file = process.env.DATABASE_FILE;
 const port = Number(process.env.PORT);
@@ -31,57 +31,8 @@ const insert = db.prepare(
   "insert into orders (email, first_name, last_name, order_id, total, created_at) values (?, ?, ?, ?, ?, ?)",
 );
 
-interface Body {
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  order?: { id?: string; total?: string };
-}
-
-function answer(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-const server = http.createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on("data", (chunk: Buffer) => chunks.push(chunk));
-  req.on("end", () => {
-    let body: Body;
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Body;
-    } catch {
-      answer(res, 400, { error: "Bad Request", message: "Request body is not valid JSON" });
-      return;
-    }
-    const { lastInsertRowid } = insert.run(
-      String(body.email),
-      String(body.firstName),
-      String(body.lastName),
-      body.order?.id ?? null,
-      body.order?.total ?? null,
-      Date.now(),
-    );
-    answer(res, 200, { success: true, id: Number(lastInsertRowid) });
-  });
-});
-server.keepAliveTimeout = 72_000;
-
-server.listen(port, "127.0.0.1", () => process.stdout.write(`baseline listening on ${port}\n`));
-
-function shutdown(): void {
-  server.close(() => {
-    db.close();
-    process.exit(0);
-  });
-  server.closeAllConnections();
-}
-process.once("SIGTERM", shutdown);
-process.once("SIGINT", shutdown);
-// The benchmark holds our stdin open; when it dies (even by SIGKILL), so do we.
-process.stdin.on("end", shutdown);
-process.stdin.resume();
+serveBaseline(
+  port,
+  (body) => Number(insert.run(...baselineRow(body)).lastInsertRowid),
+  () => db.close(),
+);

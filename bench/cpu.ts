@@ -78,3 +78,56 @@ export async function measureCpu<T>(
       : Math.max(0, machine - serverCores - loaderCores);
   return { value, cpu: { serverCores, loaderCores, otherCores, machineCores: os.cpus().length } };
 }
+
+export interface GroupCpuUsage {
+  /** Cores used by each named group of processes while `fn` ran. */
+  groups: Record<string, number>;
+  loaderCores: number;
+  /** Everything else on the machine (other users' processes). */
+  otherCores: number | null;
+}
+
+/** Like measureCpu, for several groups of processes (e.g. two servers and PostgreSQL). */
+export async function measureCpuOfGroups<T>(
+  groups: Record<string, number[]>,
+  fn: () => Promise<T>,
+): Promise<{ value: T; cpu: GroupCpuUsage }> {
+  const read = () =>
+    new Map([...new Set(Object.values(groups).flat())].map((pid) => [pid, processSeconds(pid)]));
+  const take = () => ({
+    at: performance.now(),
+    seconds: read(),
+    loader: process.cpuUsage(),
+    machine: machineBusySeconds(),
+  });
+  const before = take();
+  const value = await fn();
+  const after = take();
+  const wall = (after.at - before.at) / 1000;
+  // A process that ended during the run (another client's backend) counts for nothing.
+  const delta = (pid: number) => {
+    const [a, b] = [before.seconds.get(pid), after.seconds.get(pid)];
+    return a === null || a === undefined || b === null || b === undefined ? 0 : b - a;
+  };
+  const used = Object.fromEntries(
+    Object.entries(groups).map(([name, pids]) => [
+      name,
+      pids.reduce((s, pid) => s + delta(pid), 0) / wall,
+    ]),
+  );
+  const loaderCores = process.cpuUsage(before.loader);
+  const loader = (loaderCores.user + loaderCores.system) / 1e6 / wall;
+  const machine =
+    before.machine === null || after.machine === null
+      ? null
+      : (after.machine - before.machine) / wall;
+  const known = Object.values(used).reduce((s, c) => s + c, 0) + loader;
+  return {
+    value,
+    cpu: {
+      groups: used,
+      loaderCores: loader,
+      otherCores: machine === null ? null : Math.max(0, machine - known),
+    },
+  };
+}

@@ -6,6 +6,8 @@
  *
  * Settings (environment): BENCH_DURATION (measured seconds per run, 10), BENCH_WARMUP (3),
  * BENCH_CONNECTIONS (50), BENCH_PHASES (comma-separated names, all by default),
+ * BENCH_PG_URL (the PostgreSQL server of the orders-pg phase, which makes and drops its own
+ * database; default postgres://postgres@127.0.0.1:5432/postgres), BENCH_PG_ROUNDS (2),
  * BENCH_NODE_FLAGS (extra node flags for the Velvet server, e.g. --cpu-prof), BENCH_LOG_LEVEL
  * (the Velvet server's LOG_LEVEL, info), BENCH_KEEP=1
  * (keep the temporary databases and server logs).
@@ -19,9 +21,17 @@ import { enrichmentPhase } from "./enrichment.js";
 import { importPhase } from "./import.js";
 import { metricsPhase } from "./metrics-cost.js";
 import { ordersPhase } from "./orders.js";
+import { ordersPostgresPhase } from "./orders-postgres.js";
 import type { BenchSettings, Phase, Target } from "./phase.js";
 
-const PHASES: Phase[] = [ordersPhase, metricsPhase, dashboardPhase, enrichmentPhase, importPhase];
+const PHASES: Phase[] = [
+  ordersPhase,
+  ordersPostgresPhase,
+  metricsPhase,
+  dashboardPhase,
+  enrichmentPhase,
+  importPhase,
+];
 const RESULTS_DIR = path.resolve("bench", "results");
 
 function positive(name: string, fallback: number): number {

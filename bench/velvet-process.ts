@@ -1,5 +1,6 @@
 /**
- * `velvet serve` as a benchmark subject: a fresh SQLite file in its own temporary directory,
+ * `velvet serve` as a benchmark subject: a fresh SQLite file in its own temporary directory
+ * (or a PostgreSQL database the caller made),
  * an account made with `velvet account create --json` against that file before the server
  * starts, then the server in its own process on a free port. Later phases (enrichment) pass
  * their own environment (worker on, provider base URLs) through `env`.
@@ -22,11 +23,23 @@ export interface VelvetServer {
   stop(): Promise<void>;
 }
 
+export interface VelvetAccount {
+  accountId: string;
+  storeId: string;
+  apiKey: string;
+}
+
 export async function startVelvet(options: {
   dir: string;
   env: Record<string, string>;
+  /** A PostgreSQL URL instead of a fresh SQLite file in `dir`. */
+  databaseUrl?: string;
+  /** Another node on the same database: reuse its account instead of creating one. */
+  account?: VelvetAccount;
+  /** Names this server's log file (several servers in one directory). */
+  name?: string;
 }): Promise<VelvetServer> {
-  const databaseFile = path.join(options.dir, "velvet.db");
+  const databaseFile = options.databaseUrl ?? path.join(options.dir, "velvet.db");
   const port = await freePort();
   const env = {
     ...process.env,
@@ -40,20 +53,23 @@ export async function startVelvet(options: {
     API_RATE_LIMIT_PER_MINUTE: "10000000",
     ...options.env,
   };
+  const { accountId, storeId, apiKey } = options.account ?? (await createAccount(env));
+  const child = startChild(process.execPath, [...nodeFlags(), VELVET, "serve"], {
+    env,
+    logFile: path.join(options.dir, `${options.name ?? "velvet"}.log`),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(url, child);
+  return { url, accountId, storeId, apiKey, databaseFile, child, stop: () => child.stop() };
+}
+
+async function createAccount(env: NodeJS.ProcessEnv): Promise<VelvetAccount> {
   const { stdout } = await run(
     process.execPath,
     [VELVET, "account", "create", "--name", "Bench Store", "--owner", "owner@bench.test", "--json"],
     { env, timeout: 30_000 },
   );
-  const account = JSON.parse(stdout) as { accountId: string; storeId: string; apiKey: string };
-
-  const child = startChild(process.execPath, [...nodeFlags(), VELVET, "serve"], {
-    env,
-    logFile: path.join(options.dir, "velvet.log"),
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(url, child);
-  return { url, ...account, databaseFile, child, stop: () => child.stop() };
+  return JSON.parse(stdout) as VelvetAccount;
 }
 
 /** BENCH_NODE_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=bench/results", for profiling the server. */

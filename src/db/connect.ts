@@ -16,6 +16,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { DatabaseTarget } from "../config.js";
+import { useNamedStatements } from "./named-statements.js";
 import type { Database } from "./schema.js";
 import { startBackgroundCheckpoints } from "./sqlite-checkpoints.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, GroupCommitSqliteDriver } from "./sqlite-driver.js";
@@ -130,6 +131,7 @@ function openPostgres(url: string, poolMax: number): Db {
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on("error", () => {});
+  pool.on("connect", useNamedStatements);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: "postgres", close: () => kysely.destroy() };
 }

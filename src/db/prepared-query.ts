@@ -16,6 +16,7 @@ import {
   type Transaction,
 } from "kysely";
 import type { Dialect } from "./connect.js";
+import { nameStatement } from "./named-statements.js";
 import type { Database } from "./schema.js";
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -62,6 +63,8 @@ export function preparedQuery<V extends object, R>(
     if (entry === undefined) {
       entry = compile(db);
       compiled.set(dialect, entry);
+      // On PostgreSQL each pooled connection parses and plans it once (named-statements.ts).
+      if (dialect === "postgres") nameStatement(entry.query.sql);
     }
     const { query, slots } = entry;
     const parameters = slots.map((slot, i) =>

@@ -17,6 +17,24 @@ export function enrichmentJobKey(customerId: string): string {
 
 export const LIVE_ENRICHMENT: EnrichmentOptions = { alerts: true, priority: "live" };
 
+/** A customer's enrichment job (also written by orders/new-customer-statement.ts). */
+export function enrichmentJob(
+  customerId: string,
+  maxAttempts: number,
+  options: EnrichmentOptions = LIVE_ENRICHMENT,
+  requestId: string | null = null,
+) {
+  return {
+    task: ENRICH_CUSTOMER_TASK,
+    // `alerts` is written only when off, so live payloads stay as they always were.
+    payload: options.alerts ? { customerId } : { customerId, alerts: false },
+    jobKey: enrichmentJobKey(customerId),
+    maxAttempts,
+    priority: JOB_PRIORITIES[options.priority],
+    requestId,
+  };
+}
+
 /** One enrichment job per customer, keyed so a requeue reuses the row instead of adding one. */
 export function enqueueEnrichment(
   trx: Transaction<Database>,
@@ -26,17 +44,5 @@ export function enqueueEnrichment(
   options: EnrichmentOptions = LIVE_ENRICHMENT,
   requestId: string | null = null,
 ) {
-  return enqueueJob(
-    trx,
-    {
-      task: ENRICH_CUSTOMER_TASK,
-      // `alerts` is written only when off, so live payloads stay as they always were.
-      payload: options.alerts ? { customerId } : { customerId, alerts: false },
-      jobKey: enrichmentJobKey(customerId),
-      maxAttempts,
-      priority: JOB_PRIORITIES[options.priority],
-      requestId,
-    },
-    now,
-  );
+  return enqueueJob(trx, enrichmentJob(customerId, maxAttempts, options, requestId), now);
 }

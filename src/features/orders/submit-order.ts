@@ -6,6 +6,8 @@
  *   get-or-create the order (unique per store and platform order id).
  * The API and the order importers (features/order-import) both come through here; an import
  * passes `orderedAt` (the order's own date), `alerts: false` and the backfill priority.
+ * On PostgreSQL a new customer is written by one statement first (new-customer-statement.ts:
+ * one round trip instead of seven); anything else, or a conflict, comes here to the transaction.
  * Every uniqueness guard is a database constraint used through INSERT … ON CONFLICT DO NOTHING,
  * so racing requests on any number of processes converge on one row. Any error rolls the whole
  * transaction back, which is what makes a 500 safe to retry.
@@ -25,6 +27,7 @@ import {
 } from "../enrichment/enqueue-enrichment.js";
 import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
+import { insertNewCustomer } from "./new-customer-statement.js";
 import {
   findCustomerByEmail,
   findOrder,
@@ -68,12 +71,52 @@ export async function submitOrder(
   submission: OrderSubmission,
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
+  if (deps.db.dialect === "postgres") {
+    const created = await insertNewCustomerInOneStatement(deps, store, submission, options);
+    if (created !== null) {
+      deps.jobs.notify();
+      return created;
+    }
+  }
   const result = await deps.db.kysely
     .transaction()
     .execute((trx) => submitOrderInTransaction(trx, deps, store, submission, options));
   // Wake the in-process worker only after the commit, or it could not see the job yet.
   if (result.enrichmentStatus !== "existing") deps.jobs.notify();
   return result;
+}
+
+/** PostgreSQL's one-statement path for a new customer; null when the customer already exists. */
+async function insertNewCustomerInOneStatement(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  store: StoreRef,
+  submission: OrderSubmission,
+  options: SubmitOrderOptions,
+): Promise<SubmitOrderOutcome | null> {
+  const now = deps.clock.now();
+  const created = await insertNewCustomer(deps.db, {
+    store,
+    submission,
+    now,
+    datedAt: options.orderedAt ?? now,
+    maxAttempts: deps.config.enrichment.maxAttempts,
+    enrichment: enrichmentOptions(options),
+    requestId: options.requestId ?? null,
+    unitPriceUsd: deps.config.enrichmentPriceUsd,
+  });
+  if (created === null) return null;
+  const { customerId, orderId } = created;
+  return {
+    customerId,
+    ...(orderId === null ? {} : { orderId }),
+    enrichmentStatus: "queued",
+    newCustomer: true,
+    newOrder: orderId !== null,
+  };
+}
+
+function enrichmentOptions(options: SubmitOrderOptions): EnrichmentOptions {
+  return { alerts: options.alerts ?? true, priority: options.priority ?? "live" };
 }
 
 /**
@@ -88,10 +131,7 @@ export async function submitOrderInTransaction(
   submission: OrderSubmission,
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
-  const enrichment: EnrichmentOptions = {
-    alerts: options.alerts ?? true,
-    priority: options.priority ?? "live",
-  };
+  const enrichment = enrichmentOptions(options);
   const maxAttempts = deps.config.enrichment.maxAttempts;
   const requestId = options.requestId ?? null;
   const now = deps.clock.now();
