@@ -1,15 +1,18 @@
 /**
  * Screenshots of every main page at desktop and phone widths, of a store with a month of
  * data, saved under screenshots/ (git-ignored) for people to look at. Each page is also checked
- * for what must be on it, and for horizontal overflow on the phone.
+ * for what must be on it, for horizontal overflow on the phone, and with axe-core (WCAG 2.1 A
+ * and AA) at both widths.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteEngine } from "../support/databases.js";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
+import { axeViolations } from "./axe.js";
 import {
   type ChromiumSession,
   chromiumAvailable,
+  DESKTOP,
   launchChromium,
   PHONE,
   screenshotBothWidths,
@@ -37,9 +40,11 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     await page.getByLabel("E-mail").fill(uniqueEmail("shots"));
     await page.getByLabel("Password").fill(TEST_PASSWORD);
     await screenshotBothWidths(page, "01-signup");
+    expect(await axeViolations(page), "/signup").toEqual([]);
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL(/\/settings\/integrations/);
     await screenshotBothWidths(page, "02-api-access-new-key");
+    expect(await axeViolations(page), "the new key").toEqual([]);
     const account = await app.deps.db.kysely
       .selectFrom("stores")
       .select(["id", "account_id"])
@@ -110,6 +115,9 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
         await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),
       );
       expect(overflow, `${path} scrolls sideways on a phone`).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page), `${path} on a phone`).toEqual([]);
+      await page.setViewportSize(DESKTOP);
+      expect(await axeViolations(page), `${path} on a desktop`).toEqual([]);
     });
   }
 
@@ -118,6 +126,7 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     await page.goto(`${app.url}/customers/${vipId}`);
     expect(await visible(page.getByRole("heading", { name: "Why this score" }))).toBe(true);
     await screenshotBothWidths(page, "06-customer-vip");
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("renders the confirmation before a customer's data is deleted", async () => {
@@ -126,6 +135,7 @@ describe.skipIf(!chromiumAvailable)("dashboard screenshots", () => {
     await page.getByRole("link", { name: "Delete this customer's data" }).click();
     expect(await visible(page.getByRole("heading", { name: "What is deleted" }))).toBe(true);
     await screenshotBothWidths(page, "14-customer-delete-confirmation");
+    expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize(PHONE);
     const overflow = Number(
       await page.evaluate("document.documentElement.scrollWidth - window.innerWidth"),
