@@ -17,10 +17,17 @@ import { CompiledQuery } from "kysely";
 import type { Db } from "../../db/connect.js";
 import { isUniqueViolation } from "../../db/errors.js";
 import { nameStatement } from "../../db/named-statements.js";
+import type { StoreRef } from "../../db/store-ref.js";
+import type { Deps } from "../../deps.js";
 import { newId } from "../../lib/ids.js";
 import { type EnrichmentOptions, enrichmentJob } from "../enrichment/enqueue-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
 import type { OrderSubmission } from "./order-request.js";
+import {
+  enrichmentOptions,
+  type SubmitOrderOptions,
+  type SubmitOrderOutcome,
+} from "./submit-order-types.js";
 
 const NEW_CUSTOMER_SQL = `
 with customer as (
@@ -119,4 +126,33 @@ export async function insertNewCustomer(
     if (isUniqueViolation(error)) return null;
     throw error;
   }
+}
+
+/** PostgreSQL's one-statement path for a new customer; null when the customer already exists. */
+export async function submitNewCustomerInOneStatement(
+  deps: Pick<Deps, "db" | "clock" | "config">,
+  store: StoreRef,
+  submission: OrderSubmission,
+  options: SubmitOrderOptions,
+): Promise<SubmitOrderOutcome | null> {
+  const now = deps.clock.now();
+  const created = await insertNewCustomer(deps.db, {
+    store,
+    submission,
+    now,
+    datedAt: options.orderedAt ?? now,
+    maxAttempts: deps.config.enrichment.maxAttempts,
+    enrichment: enrichmentOptions(options),
+    requestId: options.requestId ?? null,
+    unitPriceUsd: deps.config.enrichmentPriceUsd,
+  });
+  if (created === null) return null;
+  const { customerId, orderId } = created;
+  return {
+    customerId,
+    ...(orderId === null ? {} : { orderId }),
+    enrichmentStatus: "queued",
+    newCustomer: true,
+    newOrder: orderId !== null,
+  };
 }

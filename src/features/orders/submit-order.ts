@@ -17,7 +17,7 @@ import type { Transaction } from "kysely";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import type { StoreRef } from "../../db/store-ref.js";
 import type { Deps } from "../../deps.js";
-import { JOB_PRIORITIES, type JobPriority } from "../../jobs/claim-jobs.js";
+import { JOB_PRIORITIES } from "../../jobs/claim-jobs.js";
 import { AppError } from "../../lib/app-error.js";
 import { newId } from "../../lib/ids.js";
 import {
@@ -27,7 +27,7 @@ import {
 } from "../enrichment/enqueue-enrichment.js";
 import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
-import { insertNewCustomer } from "./new-customer-statement.js";
+import { submitNewCustomerInOneStatement } from "./new-customer-statement.js";
 import {
   findCustomerByEmail,
   findOrder,
@@ -38,32 +38,12 @@ import {
   promoteJob,
 } from "./order-queries.js";
 import type { OrderSubmission } from "./order-request.js";
-
-export type EnrichmentStatusAnswer = "queued" | "retry" | "existing";
-
-export interface SubmitOrderResult {
-  customerId: string;
-  orderId?: string;
-  enrichmentStatus: EnrichmentStatusAnswer;
-}
-
-/** What the API does not answer but an importer counts. */
-export interface SubmitOrderOutcome extends SubmitOrderResult {
-  newCustomer: boolean;
-  /** false when the order id was already stored (a repeat). */
-  newOrder: boolean;
-}
-
-export interface SubmitOrderOptions {
-  /** Dates the order (and a new customer): epoch ms. Default: when received. */
-  orderedAt?: number;
-  /** false: this customer's enrichment raises no VIP alert. Default true. */
-  alerts?: boolean;
-  /** The enrichment job's priority. Default "live". */
-  priority?: JobPriority;
-  /** The request's X-Request-Id, carried by the enrichment job. */
-  requestId?: string | null;
-}
+import {
+  type EnrichmentStatusAnswer,
+  enrichmentOptions,
+  type SubmitOrderOptions,
+  type SubmitOrderOutcome,
+} from "./submit-order-types.js";
 
 export async function submitOrder(
   deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
@@ -72,7 +52,7 @@ export async function submitOrder(
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
   if (deps.db.dialect === "postgres") {
-    const created = await insertNewCustomerInOneStatement(deps, store, submission, options);
+    const created = await submitNewCustomerInOneStatement(deps, store, submission, options);
     if (created !== null) {
       deps.jobs.notify();
       return created;
@@ -84,39 +64,6 @@ export async function submitOrder(
   // Wake the in-process worker only after the commit, or it could not see the job yet.
   if (result.enrichmentStatus !== "existing") deps.jobs.notify();
   return result;
-}
-
-/** PostgreSQL's one-statement path for a new customer; null when the customer already exists. */
-async function insertNewCustomerInOneStatement(
-  deps: Pick<Deps, "db" | "clock" | "config">,
-  store: StoreRef,
-  submission: OrderSubmission,
-  options: SubmitOrderOptions,
-): Promise<SubmitOrderOutcome | null> {
-  const now = deps.clock.now();
-  const created = await insertNewCustomer(deps.db, {
-    store,
-    submission,
-    now,
-    datedAt: options.orderedAt ?? now,
-    maxAttempts: deps.config.enrichment.maxAttempts,
-    enrichment: enrichmentOptions(options),
-    requestId: options.requestId ?? null,
-    unitPriceUsd: deps.config.enrichmentPriceUsd,
-  });
-  if (created === null) return null;
-  const { customerId, orderId } = created;
-  return {
-    customerId,
-    ...(orderId === null ? {} : { orderId }),
-    enrichmentStatus: "queued",
-    newCustomer: true,
-    newOrder: orderId !== null,
-  };
-}
-
-function enrichmentOptions(options: SubmitOrderOptions): EnrichmentOptions {
-  return { alerts: options.alerts ?? true, priority: options.priority ?? "live" };
 }
 
 /**

@@ -12,7 +12,8 @@
 import type { Transaction } from "kysely";
 import type { Database, StoreConnectionsTable } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
-import { type SubmitOrderOutcome, submitOrderInTransaction } from "../orders/submit-order.js";
+import { submitOrderInTransaction } from "../orders/submit-order.js";
+import type { SubmitOrderOutcome } from "../orders/submit-order-types.js";
 import type { OrdersPage, PulledOrder } from "./store-platform.js";
 import type { StoreSyncDeps } from "./store-sync-deps.js";
 
