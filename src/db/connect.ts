@@ -26,6 +26,8 @@ export type Dialect = "sqlite" | "postgres";
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** Connections this process may hold at once (PostgreSQL's pool size; 1 on SQLite). */
+  poolMax: number;
   close(): Promise<void>;
 }
 
@@ -81,7 +83,7 @@ function openSqlite(
     await checkpoints?.stop();
     await kysely.destroy();
   };
-  return { kysely, dialect: "sqlite", close };
+  return { kysely, dialect: "sqlite", poolMax: 1, close };
 }
 
 class VelvetSqliteDialect extends SqliteDialect {
@@ -133,5 +135,5 @@ function openPostgres(url: string, poolMax: number): Db {
   pool.on("error", () => {});
   pool.on("connect", useNamedStatements);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: "postgres", close: () => kysely.destroy() };
+  return { kysely, dialect: "postgres", poolMax, close: () => kysely.destroy() };
 }

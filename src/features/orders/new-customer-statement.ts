@@ -1,67 +1,99 @@
 /**
- * PostgreSQL: a new customer's whole submission in ONE statement (issue 14). A single statement
- * is its own transaction, so this is still all-or-nothing and answered only after its commit,
- * but it costs one round trip and one pool checkout instead of seven and one held across six
- * (BEGIN, four inserts, COMMIT): on PostgreSQL the time of a submission was round trips and the
- * waits for a pooled connection they caused (README, Performance → Order intake on PostgreSQL).
+ * PostgreSQL: new customers' whole submissions in ONE statement (issue 14), for one submission
+ * or a batch of them (new-customer-batches.ts groups the submissions that arrive while the
+ * database is busy). A single statement is its own transaction, so it is all-or-nothing and
+ * answered only after its commit, and it costs one round trip, one pool checkout and one commit
+ * however many customers it carries.
  *
- * It writes only when the customer is new. When the store already has that e-mail the customer
- * insert does nothing, so nothing else is written and `null` sends the caller to the general
- * transaction (submit-order.ts), which handles existing customers. The order is a plain insert:
- * an order id the store already has fails the whole statement with a unique violation, nothing
- * is written, and the general transaction answers it (a 409, or the repeat it turns out to be
- * after a race). Every uniqueness rule stays a database constraint; the job and charge rows are
- * exactly what enqueueEnrichment and chargeEnrichment write.
+ * It writes a submission only when its customer is new. When the store already has that e-mail
+ * (or an earlier submission of the same batch has it) the customer insert skips it, so nothing
+ * else of that submission is written, and the caller sends it to the general transaction
+ * (submit-order.ts), which handles existing customers. Orders are plain inserts: an order id the
+ * store already has fails the whole statement with a unique violation and nothing at all is
+ * written; the caller then runs each submission alone. Every uniqueness rule stays a database
+ * constraint; the job and charge rows are exactly what enqueueEnrichment and chargeEnrichment
+ * write.
  */
 import { CompiledQuery } from "kysely";
 import type { Db } from "../../db/connect.js";
-import { isUniqueViolation } from "../../db/errors.js";
 import { nameStatement } from "../../db/named-statements.js";
-import type { StoreRef } from "../../db/store-ref.js";
-import type { Deps } from "../../deps.js";
 import { newId } from "../../lib/ids.js";
 import { type EnrichmentOptions, enrichmentJob } from "../enrichment/enqueue-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
 import type { OrderSubmission } from "./order-request.js";
-import {
-  enrichmentOptions,
-  type SubmitOrderOptions,
-  type SubmitOrderOutcome,
-} from "./submit-order-types.js";
 
-const NEW_CUSTOMER_SQL = `
-with customer as (
-  -- The customer, unless the store has this e-mail already: then this yields no row, and no
-  -- other part below writes anything (each selects from it).
+/** One array parameter per column, zipped back into rows by unnest (in this order). */
+const COLUMNS = [
+  ["customer_id", "text"],
+  ["store_id", "text"],
+  ["email", "text"],
+  ["email_normalized", "text"],
+  ["first_name", "text"],
+  ["last_name", "text"],
+  ["phone", "text"],
+  ["address_city", "text"],
+  ["address_state", "text"],
+  ["address_zipcode", "text"],
+  ["address_country", "text"],
+  ["dated_at", "bigint"],
+  ["now", "bigint"],
+  ["job_id", "text"],
+  ["job_key", "text"],
+  ["task", "text"],
+  ["payload", "text"],
+  ["max_attempts", "integer"],
+  ["priority", "integer"],
+  ["request_id", "text"],
+  ["charge_id", "text"],
+  ["account_id", "text"],
+  ["unit_price_usd", "text"],
+  ["order_id", "text"],
+  ["external_order_id", "text"],
+  ["order_number", "text"],
+  ["total", "text"],
+  ["currency", "text"],
+] as const;
+
+type Column = (typeof COLUMNS)[number][0];
+
+const NEW_CUSTOMERS_SQL = `
+with input as (
+  select * from unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")})
+    as input(${COLUMNS.map(([name]) => name).join(", ")})
+), customer as (
+  -- The customers whose e-mail the store does not have yet; a skipped one writes nothing below
+  -- (each part joins on the customers inserted here).
   insert into customers (id, store_id, email, email_normalized, first_name, last_name, phone,
     address_city, address_state, address_zipcode, address_country, enrichment_status,
     created_at, updated_at)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, $13)
+  select customer_id, store_id, email, email_normalized, first_name, last_name, phone,
+    address_city, address_state, address_zipcode, address_country, 'pending', dated_at, now
+  from input
   on conflict (store_id, email_normalized) do nothing
   returning id
 ), job as (
-  -- Its enrichment job in the outbox, due now (as jobs/enqueue-job.ts writes a new one).
+  -- Their enrichment jobs in the outbox, due now (as jobs/enqueue-job.ts writes a new one).
   insert into jobs (id, job_key, created_at, task, payload, run_at, attempts, max_attempts,
     priority, last_error, locked_by, locked_until, request_id, updated_at)
-  select $14::text, $15::text, $13::bigint, $16::text, $17::text, $13::bigint, 0, $18::integer,
-    $19::integer, null, null, null, $20::text, $13::bigint
-  from customer
+  select job_id, job_key, now, task, payload, now, 0, max_attempts, priority, null, null, null,
+    request_id, now
+  from input join customer on customer.id = input.customer_id
 ), charge as (
-  -- Its one usage charge.
+  -- Their one usage charge each.
   insert into usage_charges (id, account_id, store_id, customer_id, unit_price_usd, created_at)
-  select $21::text, $22::text, $2::text, customer.id, $23::text, $13::bigint
-  from customer
+  select charge_id, account_id, store_id, customer_id, unit_price_usd, now
+  from input join customer on customer.id = input.customer_id
 ), new_order as (
-  -- Its order, when the submission has one; a taken order id fails the whole statement.
+  -- Their orders, for the submissions that have one; a taken order id fails the statement.
   insert into orders (id, store_id, customer_id, external_order_id, order_number, total,
     currency, created_at)
-  select $24::text, $2::text, customer.id, $25::text, $26::text, $27::text, $28::text, $12::bigint
-  from customer
-  where $29::boolean
-  returning id
+  select order_id, store_id, customer_id, external_order_id, order_number, total, currency,
+    dated_at
+  from input join customer on customer.id = input.customer_id
+  where order_id is not null
 )
-select customer.id as customer_id, (select id from new_order) as order_id from customer`;
-nameStatement(NEW_CUSTOMER_SQL);
+select id as customer_id from customer`;
+nameStatement(NEW_CUSTOMERS_SQL);
 
 export interface NewCustomerWrite {
   /** submit-order.ts's StoreRef (not imported: submit-order.ts imports this file). */
@@ -76,83 +108,75 @@ export interface NewCustomerWrite {
   unitPriceUsd: string;
 }
 
-/** The new customer's and order's ids, or null when this is not a new customer (nothing written). */
-export async function insertNewCustomer(
-  db: Db,
-  w: NewCustomerWrite,
-): Promise<{ customerId: string; orderId: string | null } | null> {
-  const { submission: s, store, now, datedAt } = w;
-  const customerId = newId(now);
-  const job = enrichmentJob(customerId, w.maxAttempts, w.enrichment, w.requestId);
-  const order = s.order;
-  const parameters = [
-    customerId,
-    store.storeId,
-    s.email,
-    normalizeEmail(s.email),
-    s.firstName,
-    s.lastName,
-    s.phone,
-    s.address?.city ?? null,
-    s.address?.state ?? null,
-    s.address?.zipcode ?? null,
-    s.address?.country ?? null,
-    datedAt,
-    now,
-    newId(now),
-    job.jobKey,
-    job.task,
-    JSON.stringify(job.payload),
-    job.maxAttempts,
-    job.priority,
-    job.requestId,
-    newId(now),
-    store.accountId,
-    w.unitPriceUsd,
-    newId(datedAt),
-    order?.id ?? null,
-    order?.number ?? null,
-    order?.total ?? null,
-    order?.currency ?? null,
-    order !== null,
-  ];
-  try {
-    const { rows } = await db.kysely.executeQuery<{ customer_id: string; order_id: string | null }>(
-      CompiledQuery.raw(NEW_CUSTOMER_SQL, parameters),
-    );
-    const row = rows[0];
-    return row === undefined ? null : { customerId: row.customer_id, orderId: row.order_id };
-  } catch (error) {
-    if (isUniqueViolation(error)) return null;
-    throw error;
-  }
+/** A write with its row ids drawn: the customer's id says whether the statement created it. */
+export interface PreparedWrite {
+  customerId: string;
+  orderId: string | null;
+  row: Record<Column, string | number | null>;
 }
 
-/** PostgreSQL's one-statement path for a new customer; null when the customer already exists. */
-export async function submitNewCustomerInOneStatement(
-  deps: Pick<Deps, "db" | "clock" | "config">,
-  store: StoreRef,
-  submission: OrderSubmission,
-  options: SubmitOrderOptions,
-): Promise<SubmitOrderOutcome | null> {
-  const now = deps.clock.now();
-  const created = await insertNewCustomer(deps.db, {
-    store,
-    submission,
-    now,
-    datedAt: options.orderedAt ?? now,
-    maxAttempts: deps.config.enrichment.maxAttempts,
-    enrichment: enrichmentOptions(options),
-    requestId: options.requestId ?? null,
-    unitPriceUsd: deps.config.enrichmentPriceUsd,
-  });
-  if (created === null) return null;
-  const { customerId, orderId } = created;
+export function prepareWrite(w: NewCustomerWrite): PreparedWrite {
+  const { submission: s, store, now, datedAt } = w;
+  const customerId = newId(now);
+  const orderId = s.order === null ? null : newId(datedAt);
+  const job = enrichmentJob(customerId, w.maxAttempts, w.enrichment, w.requestId);
   return {
     customerId,
-    ...(orderId === null ? {} : { orderId }),
-    enrichmentStatus: "queued",
-    newCustomer: true,
-    newOrder: orderId !== null,
+    orderId,
+    row: {
+      customer_id: customerId,
+      store_id: store.storeId,
+      email: s.email,
+      email_normalized: normalizeEmail(s.email),
+      first_name: s.firstName,
+      last_name: s.lastName,
+      phone: s.phone,
+      address_city: s.address?.city ?? null,
+      address_state: s.address?.state ?? null,
+      address_zipcode: s.address?.zipcode ?? null,
+      address_country: s.address?.country ?? null,
+      dated_at: datedAt,
+      now,
+      job_id: newId(now),
+      job_key: job.jobKey,
+      task: job.task,
+      payload: JSON.stringify(job.payload),
+      max_attempts: job.maxAttempts,
+      priority: job.priority,
+      request_id: job.requestId,
+      charge_id: newId(now),
+      account_id: store.accountId,
+      unit_price_usd: w.unitPriceUsd,
+      order_id: orderId,
+      external_order_id: s.order?.id ?? null,
+      order_number: s.order?.number ?? null,
+      total: s.order?.total ?? null,
+      currency: s.order?.currency ?? null,
+    },
   };
+}
+
+/**
+ * Writes the new customers among `writes` in one statement and returns the ids of the customers
+ * it created (the others were not new: nothing of theirs was written). Throws, having written
+ * nothing, when any row breaks a constraint (an order id the store already has).
+ */
+export async function insertNewCustomers(
+  db: Db,
+  writes: readonly PreparedWrite[],
+): Promise<Set<string>> {
+  // Rows in key order: two batches that share customers wait on each other in one order only
+  // (never a deadlock), whatever order their submissions arrived in.
+  const rows = [...writes].sort((a, b) => compareKeys(a.row, b.row));
+  const parameters = COLUMNS.map(([name]) => rows.map((w) => w.row[name]));
+  const created = await db.kysely.executeQuery<{ customer_id: string }>(
+    CompiledQuery.raw(NEW_CUSTOMERS_SQL, parameters),
+  );
+  return new Set(created.rows.map((r) => r.customer_id));
+}
+
+function compareKeys(a: PreparedWrite["row"], b: PreparedWrite["row"]): number {
+  const x = `${a.store_id} ${a.email_normalized}`;
+  const y = `${b.store_id} ${b.email_normalized}`;
+  return x < y ? -1 : x > y ? 1 : 0;
 }

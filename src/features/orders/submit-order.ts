@@ -6,8 +6,9 @@
  *   get-or-create the order (unique per store and platform order id).
  * The API and the order importers (features/order-import) both come through here; an import
  * passes `orderedAt` (the order's own date), `alerts: false` and the backfill priority.
- * On PostgreSQL a new customer is written by one statement first (new-customer-statement.ts:
- * one round trip instead of seven); anything else, or a conflict, comes here to the transaction.
+ * On PostgreSQL a new customer is written by one statement first, with the other new customers
+ * that arrive while the database is busy (new-customer-batches.ts: one round trip instead of
+ * seven each); anything else, or a conflict, comes here to the transaction.
  * Every uniqueness guard is a database constraint used through INSERT … ON CONFLICT DO NOTHING,
  * so racing requests on any number of processes converge on one row. Any error rolls the whole
  * transaction back, which is what makes a 500 safe to retry.
@@ -27,7 +28,7 @@ import {
 } from "../enrichment/enqueue-enrichment.js";
 import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
 import { normalizeEmail } from "./email-address.js";
-import { submitNewCustomerInOneStatement } from "./new-customer-statement.js";
+import { submitNewCustomer } from "./new-customer-batches.js";
 import {
   findCustomerByEmail,
   findOrder,
@@ -52,7 +53,7 @@ export async function submitOrder(
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
   if (deps.db.dialect === "postgres") {
-    const created = await submitNewCustomerInOneStatement(deps, store, submission, options);
+    const created = await submitNewCustomer(deps, store, submission, options);
     if (created !== null) {
       deps.jobs.notify();
       return created;
