@@ -4,30 +4,13 @@
  * never reaches the database. Looking a key up writes nothing: `recordKeyUse` is called once the
  * request is admitted (after the rate limit), so a refused request writes nothing at all.
  */
-import { preparedQuery } from "../../db/prepared-query.js";
 import type { StoreRef } from "../../db/store-ref.js";
 import type { Deps } from "../../deps.js";
+import { findLiveKeyByHash } from "./find-live-keys.js";
 import { hashApiKey, isWellFormedApiKey } from "./key-format.js";
 
 /** last_used_at is written at most once a minute per key, keeping writes off the hot path. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-/** Prepared once per engine: this lookup runs on every request (see db/prepared-query.ts). */
-const findLiveKey = preparedQuery(["key_hash"], (db, v: { key_hash: string }) =>
-  db
-    .selectFrom("api_keys")
-    .innerJoin("stores", "stores.id", "api_keys.store_id")
-    .innerJoin("accounts", "accounts.id", "stores.account_id")
-    .select([
-      "api_keys.id",
-      "api_keys.store_id",
-      "api_keys.last_used_at",
-      "stores.account_id",
-      "accounts.api_rate_limit_per_minute",
-    ])
-    .where("api_keys.key_hash", "=", v.key_hash)
-    .where("api_keys.revoked_at", "is", null),
-);
 
 export interface AuthenticatedKey extends StoreRef {
   keyId: string;
@@ -41,9 +24,7 @@ export async function authenticateApiKey(
   key: string | null,
 ): Promise<AuthenticatedKey | null> {
   if (key === null || !isWellFormedApiKey(key)) return null;
-  const row = await findLiveKey.executeTakeFirst(deps.db.kysely, {
-    key_hash: hashApiKey(key),
-  });
+  const row = await findLiveKeyByHash(deps.db, hashApiKey(key));
   if (!row) return null;
   return {
     keyId: row.id,
