@@ -26,8 +26,6 @@ export type Dialect = "sqlite" | "postgres";
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
-  /** Connections this process may hold at once (PostgreSQL's pool size; 1 on SQLite). */
-  poolMax: number;
   close(): Promise<void>;
 }
 
@@ -83,7 +81,7 @@ function openSqlite(
     await checkpoints?.stop();
     await kysely.destroy();
   };
-  return { kysely, dialect: "sqlite", poolMax: 1, close };
+  return { kysely, dialect: "sqlite", close };
 }
 
 class VelvetSqliteDialect extends SqliteDialect {
@@ -135,5 +133,5 @@ function openPostgres(url: string, poolMax: number): Db {
   pool.on("error", () => {});
   pool.on("connect", useNamedStatements);
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: "postgres", poolMax, close: () => kysely.destroy() };
+  return { kysely, dialect: "postgres", close: () => kysely.destroy() };
 }

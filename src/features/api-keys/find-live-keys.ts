@@ -20,8 +20,12 @@ export interface LiveKeyRow {
   api_rate_limit_per_minute: number | null;
 }
 
-/** Lookups out at once per process; the rest of the pool writes orders and serves pages. */
-const LOOKUPS_IN_FLIGHT = 2;
+/**
+ * Lookups out at once per process. One: a lookup takes a fraction of a millisecond, and every
+ * request that arrives meanwhile joins the next one (2 in flight measured 10 % slower: smaller
+ * batches, more round trips).
+ */
+const LOOKUPS_IN_FLIGHT = 1;
 /** Distinct keys per statement at most. */
 const MAX_BATCH = 256;
 
