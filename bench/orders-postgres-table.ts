@@ -5,17 +5,27 @@ const LABELS: Record<PgRun["name"], string> = {
   floor: "Floor: node:http, JSON.parse, 1 INSERT (pg pool 10)",
   "velvet-1": "Velvet, one node: new customer + order",
   "velvet-2": "Velvet, two nodes: new customer + order",
+  "velvet-1-capped": "Velvet, one node held to its CPU budget: new customer + order",
+  "velvet-2-capped": "Velvet, two nodes held to a CPU budget each: new customer + order",
   "velvet-repeat": "Velvet, one node: repeat (existing customer + order)",
 };
 
 const cores = (n: number | null | undefined) =>
   n === null || n === undefined ? "–" : n.toFixed(2);
 
-export function pgOrdersTable(runs: PgRun[], ratio: number, twoVsOne: number): string {
+const BOTH_NODES = new Set<PgRun["name"]>(["velvet-2", "velvet-2-capped"]);
+
+export function pgOrdersTable(
+  runs: PgRun[],
+  ratio: number,
+  twoVsOne: number,
+  cappedTwoVsOne: number | null,
+  nodeCores: number,
+): string {
   const serverCores = (r: PgRun) =>
     r.name === "floor"
       ? cores(r.cpu.floor)
-      : r.name === "velvet-2"
+      : BOTH_NODES.has(r.name)
         ? `${cores(r.cpu["node-1"])} + ${cores(r.cpu["node-2"])}`
         : cores(r.cpu["node-1"]);
   // CPU per answered request moves far less than throughput on a shared machine.
@@ -24,7 +34,7 @@ export function pgOrdersTable(runs: PgRun[], ratio: number, twoVsOne: number): s
   const serverTotal = (r: PgRun) =>
     r.name === "floor"
       ? (r.cpu.floor ?? 0)
-      : (r.cpu["node-1"] ?? 0) + (r.name === "velvet-2" ? (r.cpu["node-2"] ?? 0) : 0);
+      : (r.cpu["node-1"] ?? 0) + (BOTH_NODES.has(r.name) ? (r.cpu["node-2"] ?? 0) : 0);
   return [
     "| Round | Run | Requests/s | p50 (ms) | p99 (ms) | non-2xx | Server(s) CPU | PostgreSQL CPU | Load generator CPU | Other (cores) | Server µs/request | PostgreSQL µs/request |",
     "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -33,6 +43,10 @@ export function pgOrdersTable(runs: PgRun[], ratio: number, twoVsOne: number): s
         `| ${r.round} | ${LABELS[r.name]} | ${r.requestsPerSec.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.non2xx} | ${serverCores(r)} | ${cores(r.cpu.postgres)} | ${cores(r.cpu.loader)} | ${cores(r.cpu.other)} | ${perRequest(r, serverTotal(r))} | ${perRequest(r, r.cpu.postgres ?? 0)} |`,
     ),
     "",
-    `One node answers **${(ratio * 100).toFixed(0)} %** of the floor (median of rounds; target >= 50 %); two nodes answer **${twoVsOne.toFixed(2)} ×** one node.`,
+    `One node answers **${(ratio * 100).toFixed(0)} %** of the floor (median of rounds; target >= 50 %); two nodes sharing the machine's cores answer **${twoVsOne.toFixed(2)} ×** one node; ${
+      cappedTwoVsOne === null
+        ? "the runs with a CPU budget per node were not measured here."
+        : `held to ${nodeCores} of a core each, two nodes answer **${cappedTwoVsOne.toFixed(2)} ×** one node.`
+    }`,
   ].join("\n");
 }

@@ -10,10 +10,15 @@
  * byte for byte) and the row counts: one customer, order, charge and job per new customer.
  * Every run records the CPU of each server, of PostgreSQL (the backends serving this database)
  * and of the load generator, which is where a 2-core machine's limit shows.
+ *
+ * Then the same one-vs-two comparison with each node held to the same CPU budget
+ * (BENCH_PG_NODE_CORES, default 0.35 of a core, by a cgroup quota: bench/cpu-cap.ts), standing
+ * in for nodes on machines of their own; skipped where no cgroup cpu controller can be written.
  */
 import pg from "pg";
 import { startPgBaseline } from "./baseline-process.js";
 import { measureCpuOfGroups } from "./cpu.js";
+import { type CpuCap, capCpu } from "./cpu-cap.js";
 import { type LoadResult, type RequestSource, runLoad } from "./load.js";
 import { runTag } from "./order-bodies.js";
 import {
@@ -30,9 +35,10 @@ import { startVelvet, type VelvetServer } from "./velvet-process.js";
 const PATH = "/api/v1/orders";
 const ROUNDS = Math.max(1, Number(process.env.BENCH_PG_ROUNDS ?? 2));
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const NODE_CORES = Number(process.env.BENCH_PG_NODE_CORES ?? 0.35);
 
 export interface PgRun extends LoadResult {
-  name: "floor" | "velvet-1" | "velvet-2" | "velvet-repeat";
+  name: "floor" | "velvet-1" | "velvet-2" | "velvet-1-capped" | "velvet-2-capped" | "velvet-repeat";
   round: number;
   /** Cores used while the run was measured, per process group. */
   cpu: Record<string, number | null>;
@@ -41,7 +47,7 @@ export interface PgRun extends LoadResult {
 export const ordersPostgresPhase: Phase = {
   name: "orders-pg",
   title: "Order intake on PostgreSQL: POST /api/v1/orders",
-  budgetSec: (s) => (3 * ROUNDS + 1) * (s.warmupSec + s.durationSec) + 180,
+  budgetSec: (s) => (5 * ROUNDS + 1) * (s.warmupSec + s.durationSec) + 180,
   run: runPgPhase,
 };
 
@@ -130,6 +136,25 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
         fresh,
       );
     }
+    const capped = capNodes(nodes);
+    if (capped !== null) {
+      try {
+        context.log(`  each node capped at ${NODE_CORES} of a core`);
+        for (let round = 1; round <= ROUNDS; round++) {
+          await measure("velvet-1-capped", round, [{ url: first.url, headers }], fresh);
+          await measure(
+            "velvet-2-capped",
+            round,
+            nodes.map((n) => ({ url: n.url, headers })),
+            fresh,
+          );
+        }
+      } finally {
+        for (const cap of capped) cap.release();
+      }
+    } else {
+      context.log("  no cgroup cpu controller to write here: the capped runs are skipped");
+    }
     const afterNew = await settledCounts(url);
     await measure(
       "velvet-repeat",
@@ -142,6 +167,21 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
   } finally {
     await Promise.all([floor.stop(), ...nodes.map((n) => n.stop())]);
   }
+}
+
+/** Each node held to NODE_CORES; null (nothing capped) when this machine does not allow it. */
+function capNodes(nodes: VelvetServer[]): CpuCap[] | null {
+  const caps: CpuCap[] = [];
+  for (const [i, node] of nodes.entries()) {
+    const pid = node.child.process.pid;
+    const cap = pid === undefined ? null : capCpu(`velvet-bench-node-${i + 1}`, pid, NODE_CORES);
+    if (cap === null) {
+      for (const c of caps) c.release();
+      return null;
+    }
+    caps.push(cap);
+  }
+  return caps;
 }
 
 /**
@@ -266,6 +306,10 @@ function report(
 ): PhaseReport {
   const ratio = medianRatio(runs, "velvet-1", "floor");
   const twoVsOne = medianRatio(runs, "velvet-2", "velvet-1");
+  const cappedMeasured = runs.some((r) => r.name === "velvet-2-capped");
+  const cappedTwoVsOne = cappedMeasured
+    ? medianRatio(runs, "velvet-2-capped", "velvet-1-capped")
+    : null;
   const worstP99 = Math.max(...runs.filter((r) => r.name === "velvet-1").map((r) => r.p99Ms));
   const clean = runs.every(
     (r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 && r.mismatches === 0,
@@ -292,6 +336,17 @@ function report(
       pass: true,
       detail: `median of ${ROUNDS} round(s): ${twoVsOne.toFixed(2)} × one node`,
     },
+    cappedTwoVsOne === null
+      ? {
+          name: "two nodes with a CPU budget each: faster than one (not measured)",
+          pass: true,
+          detail: "no cgroup cpu controller could be written on this machine",
+        }
+      : {
+          name: `two nodes with ${NODE_CORES} of a core each: faster than one`,
+          pass: cappedTwoVsOne > 1,
+          detail: `median of ${ROUNDS} round(s): ${cappedTwoVsOne.toFixed(2)} × one node`,
+        },
     {
       name: "every answer 2xx and correct (no errors, timeouts, wrong bodies)",
       pass: clean,
@@ -312,7 +367,7 @@ function report(
     },
   ];
   return {
-    table: pgOrdersTable(runs, ratio, twoVsOne),
+    table: pgOrdersTable(runs, ratio, twoVsOne, cappedTwoVsOne, NODE_CORES),
     targets,
     raw: { runs, ratio, twoVsOne, rows: { afterNew, afterRepeats }, answered },
   };
