@@ -19,7 +19,7 @@ import type { Db } from "../../db/connect.js";
 import { nameStatement } from "../../db/named-statements.js";
 import { newId } from "../../lib/ids.js";
 import { type EnrichmentOptions, enrichmentJob } from "../enrichment/enqueue-enrichment.js";
-import { normalizeEmail } from "./email-address.js";
+import { customerColumns } from "./customer-columns.js";
 import type { OrderSubmission } from "./order-request.js";
 
 /** One array parameter per column, zipped back into rows by unnest (in this order). */
@@ -125,16 +125,7 @@ export function prepareWrite(w: NewCustomerWrite): PreparedWrite {
     orderId,
     row: {
       customer_id: customerId,
-      store_id: store.storeId,
-      email: s.email,
-      email_normalized: normalizeEmail(s.email),
-      first_name: s.firstName,
-      last_name: s.lastName,
-      phone: s.phone,
-      address_city: s.address?.city ?? null,
-      address_state: s.address?.state ?? null,
-      address_zipcode: s.address?.zipcode ?? null,
-      address_country: s.address?.country ?? null,
+      ...customerColumns(store, s),
       dated_at: datedAt,
       now,
       job_id: newId(now),

@@ -27,7 +27,7 @@ import {
   enrichmentJobKey,
 } from "../enrichment/enqueue-enrichment.js";
 import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
-import { normalizeEmail } from "./email-address.js";
+import { customerColumns } from "./customer-columns.js";
 import { submitNewCustomer } from "./new-customer-batches.js";
 import {
   findCustomerByEmail,
@@ -122,19 +122,10 @@ async function getOrCreateCustomer(
   now: number,
   createdAt: number,
 ): Promise<ExistingCustomer & { created: boolean }> {
-  const emailNormalized = normalizeEmail(s.email);
+  const columns = customerColumns(store, s);
   const inserted = await insertCustomer.executeTakeFirst(trx, {
     id: newId(now),
-    store_id: store.storeId,
-    email: s.email,
-    email_normalized: emailNormalized,
-    first_name: s.firstName,
-    last_name: s.lastName,
-    phone: s.phone,
-    address_city: s.address?.city ?? null,
-    address_state: s.address?.state ?? null,
-    address_zipcode: s.address?.zipcode ?? null,
-    address_country: s.address?.country ?? null,
+    ...columns,
     created_at: createdAt,
     now,
   });
@@ -142,7 +133,7 @@ async function getOrCreateCustomer(
 
   const existing = await findCustomerByEmail.executeTakeFirst(trx, {
     store_id: store.storeId,
-    email_normalized: emailNormalized,
+    email_normalized: columns.email_normalized,
   });
   // Only a concurrent delete could get here; it fails the transaction as a 500, as before.
   if (!existing) throw new Error("customer not found after its insert conflicted");
