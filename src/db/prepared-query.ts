@@ -19,7 +19,8 @@ import type { Dialect } from "./connect.js";
 import { nameStatement } from "./named-statements.js";
 import type { Database } from "./schema.js";
 
-type Executor = Kysely<Database> | Transaction<Database>;
+/** What a prepared query runs on: the database or a transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 interface Compiled {
   query: CompiledQuery;

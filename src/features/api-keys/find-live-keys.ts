@@ -9,7 +9,7 @@
  * SQLite reads on a local connection with no round trip, so it keeps the single lookup.
  */
 import type { Db } from "../../db/connect.js";
-import { preparedQuery } from "../../db/prepared-query.js";
+import { type Executor, preparedQuery } from "../../db/prepared-query.js";
 import { batcherPerOwner } from "../../lib/micro-batcher.js";
 
 export interface LiveKeyRow {
@@ -37,7 +37,7 @@ const findLiveKeys = preparedQuery(["key_hashes"], (db, v: { key_hashes: string[
   liveKeys(db).where("api_keys.key_hash", "=", (eb) => eb.fn("any", [eb.val(v.key_hashes)])),
 );
 
-function liveKeys(db: Parameters<Parameters<typeof preparedQuery>[1]>[0]) {
+function liveKeys(db: Executor) {
   return db
     .selectFrom("api_keys")
     .innerJoin("stores", "stores.id", "api_keys.store_id")
