@@ -81,6 +81,8 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
       }),
     );
     const headers = { authorization: `Bearer ${first.apiKey}` };
+    const oneNode = [{ url: first.url, headers }];
+    const bothNodes = nodes.map((n) => ({ url: n.url, headers }));
     const groups = {
       floor: pidOf(floor.child.process.pid),
       "node-1": pidOf(first.child.process.pid),
@@ -128,26 +130,16 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
         [{ url: floor.url, headers: {} }],
         baselineNewCustomers(run, next),
       );
-      await measure("velvet-1", round, [{ url: first.url, headers }], fresh);
-      await measure(
-        "velvet-2",
-        round,
-        nodes.map((n) => ({ url: n.url, headers })),
-        fresh,
-      );
+      await measure("velvet-1", round, oneNode, fresh);
+      await measure("velvet-2", round, bothNodes, fresh);
     }
     const capped = capNodes(nodes);
     if (capped !== null) {
       try {
         context.log(`  each node capped at ${NODE_CORES} of a core`);
         for (let round = 1; round <= ROUNDS; round++) {
-          await measure("velvet-1-capped", round, [{ url: first.url, headers }], fresh);
-          await measure(
-            "velvet-2-capped",
-            round,
-            nodes.map((n) => ({ url: n.url, headers })),
-            fresh,
-          );
+          await measure("velvet-1-capped", round, oneNode, fresh);
+          await measure("velvet-2-capped", round, bothNodes, fresh);
         }
       } finally {
         for (const cap of capped) cap.release();
@@ -156,12 +148,7 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
       context.log("  no cgroup cpu controller to write here: the capped runs are skipped");
     }
     const afterNew = await settledCounts(url);
-    await measure(
-      "velvet-repeat",
-      1,
-      [{ url: first.url, headers }],
-      velvetRepeats(run, fresh.answers),
-    );
+    await measure("velvet-repeat", 1, oneNode, velvetRepeats(run, fresh.answers));
     const afterRepeats = await settledCounts(url);
     return report(runs, fresh.answers.size, afterNew, afterRepeats);
   } finally {

@@ -12,14 +12,6 @@ import type { Db } from "../../db/connect.js";
 import { type Executor, preparedQuery } from "../../db/prepared-query.js";
 import { batcherPerOwner } from "../../lib/micro-batcher.js";
 
-export interface LiveKeyRow {
-  id: string;
-  store_id: string;
-  last_used_at: number | null;
-  account_id: string;
-  api_rate_limit_per_minute: number | null;
-}
-
 /**
  * Lookups out at once per process. One: a lookup takes a fraction of a millisecond, and every
  * request that arrives meanwhile joins the next one (2 in flight measured 10 % slower: smaller
@@ -36,6 +28,9 @@ const findLiveKey = preparedQuery(["key_hash"], (db, v: { key_hash: string }) =>
 const findLiveKeys = preparedQuery(["key_hashes"], (db, v: { key_hashes: string[] }) =>
   liveKeys(db).where("api_keys.key_hash", "=", (eb) => eb.fn("any", [eb.val(v.key_hashes)])),
 );
+
+/** A live key's row, as the queries below select it (the schema's types, not written again). */
+export type LiveKeyRow = NonNullable<Awaited<ReturnType<typeof findLiveKey.executeTakeFirst>>>;
 
 function liveKeys(db: Executor) {
   return db
