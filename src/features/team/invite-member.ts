@@ -3,17 +3,21 @@
  * SMTP is set, and always returned so the page can show it once to copy (self-hosted installs
  * often have no mail). Inviting the same address again replaces the earlier link.
  *
- * An admin may invite admins and members; only an owner (or the operator) may invite an owner.
- * One e-mail address is one log-in in one account, so an address that already signs in to
+ * An admin may invite admins and members; only an owner (or the operator) may invite an owner,
+ * or replace an owner invitation (roles.ts, mayGrant; judged on the roles read inside the team
+ * lock). One e-mail address is one log-in in one account, so an address that already signs in to
  * Velvet cannot be invited.
  */
 import { AppError } from "../../lib/app-error.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { checkEmail, normalizeEmail } from "../orders/email-address.js";
 import { newOneTimeToken } from "../security/one-time-token.js";
+import { cliInviter } from "./inviter-rights.js";
 import { lockTeam } from "./lock-team.js";
-import { isRole, ROLE_LABELS, type UserRole } from "./roles.js";
+import { pendingInvitation } from "./pending-invitation.js";
+import { isRole, mayGrant, ROLE_LABELS, type UserRole } from "./roles.js";
 import type { TeamActor } from "./team-actor.js";
+import { authorityInLock } from "./team-authority.js";
 import type { TeamDeps } from "./team-deps.js";
 import { invitationUrl } from "./team-links.js";
 import { sendTeamMail } from "./team-mail.js";
@@ -39,14 +43,21 @@ export async function inviteMember(
   if (!isRole(input.role))
     throw new AppError("bad_request", "Choose a role: owner, admin or member.");
   const role: UserRole = input.role;
-  if (role === "owner" && !["owner", "operator"].includes(input.actor.authority))
-    throw new AppError("forbidden", "Only an owner can invite another owner.");
   const now = deps.clock.now();
   const token = newOneTimeToken();
   const normalized = normalizeEmail(email);
   await deps.db.kysely.transaction().execute(async (trx) => {
     if (!(await lockTeam(trx, input.accountId)))
       throw new AppError("not_found", "No such open account.");
+    const authority = await authorityInLock(trx, input.accountId, input.actor);
+    if (!mayGrant(authority, role))
+      throw new AppError("forbidden", "Only an owner can invite another owner.");
+    const earlier = await pendingInvitation(trx, input.accountId, normalized, now);
+    if (earlier && !mayGrant(authority, earlier.role))
+      throw new AppError(
+        "forbidden",
+        "An owner invited this address as owner: only an owner can replace that invitation.",
+      );
     const taken = await trx
       .selectFrom("users")
       .select("id")
@@ -66,7 +77,7 @@ export async function inviteMember(
         email,
         email_normalized: normalized,
         role,
-        invited_by: input.actor.userId ?? `cli:${input.actor.audit.name}`,
+        invited_by: input.actor.userId ?? cliInviter(input.actor.audit.name),
         created_at: now,
         expires_at: now + INVITATION_TTL_MS,
         used_at: null,
