@@ -229,7 +229,13 @@ export interface PasswordResetsTable {
 }
 
 /** What is throttled: log-ins, sign-ups, confirmation mails for alert addresses, reset requests. */
-export type AuthAction = "login" | "signup" | "alert-email" | "password-reset";
+export type AuthAction =
+  | "login"
+  | "signup"
+  | "alert-email"
+  | "invitation-email"
+  | "password-reset"
+  | "password-reset-device";
 /** pending: reserved, the password is being checked; failed/succeeded: settled. */
 export type AuthAttemptState = "pending" | "failed" | "succeeded";
 

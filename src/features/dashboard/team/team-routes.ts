@@ -94,7 +94,12 @@ export function registerTeamRoutes(app: FastifyInstance, deps: Deps & AlertsDeps
         });
         // Shown in this answer only (the page is no-store): the link is not kept anywhere.
         return show(reply, session, {
-          invited: { email: email.trim(), url: invited.inviteUrl, emailed: invited.emailed },
+          invited: {
+            email: email.trim(),
+            url: invited.inviteUrl,
+            emailed: invited.emailed,
+            mailThrottled: invited.mailThrottled,
+          },
         });
       },
       (text) => ({ inviteError: text, inviteValues: { email, role } }),

@@ -15,7 +15,7 @@ export interface TeamViewProps {
   invitations: PendingInvitation[];
   notice?: Notice | null;
   /** Right after an invitation: its link, shown this once. */
-  invited?: { email: string; url: string; emailed: boolean } | null;
+  invited?: { email: string; url: string; emailed: boolean; mailThrottled: boolean } | null;
   inviteValues?: { email?: string; role?: string };
   inviteError?: string;
 }
@@ -63,7 +63,7 @@ function memberRow(s: DashboardSession, m: TeamMember): SafeHtml {
 function invitedBox(i: NonNullable<TeamViewProps["invited"]>): SafeHtml {
   return html`<section class="secret-box" aria-labelledby="invited-title">
   <h2 id="invited-title">Invitation for ${i.email}</h2>
-  <p>${i.emailed ? "We e-mailed this link. You can also send it yourself:" : "E-mail is not set up on this server (SMTP_URL), so send this link yourself:"}</p>
+  <p>${i.emailed ? "We e-mailed this link. You can also send it yourself:" : i.mailThrottled ? "This address or this account had too many invitation e-mails today, so this one was not mailed. Send this link yourself:" : "E-mail is not set up on this server (SMTP_URL), so send this link yourself:"}</p>
   <div class="secret-row">
     <code class="secret" id="invite-link">${i.url}</code>
     <button type="button" class="secondary copy-button" data-copy="invite-link">Copy link</button>
