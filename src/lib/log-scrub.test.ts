@@ -11,6 +11,12 @@ describe("scrubLogLine", () => {
     expect(out).toBe('{"msg":"550 <[e-mail]> rejected","url":"/x?token=[token]"}');
   });
 
+  it("recognises a percent-encoded address too", () => {
+    expect(scrubLogLine('{"path":"/x/jane.doe%40mail.example.com"}')).toBe(
+      '{"path":"/x/[e-mail]"}',
+    );
+  });
+
   it("leaves ids, hashes and ordinary words alone", () => {
     const line = `{"requestId":"0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b","hash":"${"ab".repeat(32)}","msg":"request"}`;
     expect(scrubLogLine(line)).toBe(line);
