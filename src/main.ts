@@ -2,7 +2,7 @@
  * The one place that wires Velvet together: configuration → database → dependencies → app.
  * Commands call these functions; nothing else constructs infrastructure.
  */
-import { type Logger, pino } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
 import type { AppDeps } from "./app-deps.js";
 import { type Config, loadConfig } from "./config.js";
 import { type Db, openDatabase } from "./db/connect.js";
@@ -20,15 +20,22 @@ import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+import { scrubLogLine } from "./lib/log-scrub.js";
 
-export function createLogger(config: Pick<Config, "logLevel">): Logger {
-  return pino({
+/** The process log (stdout unless `destination` is given), every line scrubbed of people and tokens. */
+export function createLogger(
+  config: Pick<Config, "logLevel">,
+  destination?: DestinationStream,
+): Logger {
+  const options = {
     level: config.logLevel,
     redact: {
       paths: ["req.headers.authorization", 'req.headers["x-api-key"]'],
       censor: "[redacted]",
     },
-  });
+    hooks: { streamWrite: scrubLogLine },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export interface BuildDepsOptions {

@@ -203,6 +203,14 @@ export interface SessionsTable {
   last_seen_at: Generated<number | null>;
 }
 
+/** A browser that signed in as the user (the device cookie's SHA-256): password-reset budget. */
+export interface KnownDevicesTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** A pending invitation to join an account's team: single use, 7 days. */
 export interface UserInvitationsTable {
   /** SHA-256 of the token in the link. */
@@ -229,7 +237,13 @@ export interface PasswordResetsTable {
 }
 
 /** What is throttled: log-ins, sign-ups, confirmation mails for alert addresses, reset requests. */
-export type AuthAction = "login" | "signup" | "alert-email" | "password-reset";
+export type AuthAction =
+  | "login"
+  | "signup"
+  | "alert-email"
+  | "invitation-email"
+  | "password-reset"
+  | "password-reset-device";
 /** pending: reserved, the password is being checked; failed/succeeded: settled. */
 export type AuthAttemptState = "pending" | "failed" | "succeeded";
 
@@ -342,6 +356,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   user_invitations: UserInvitationsTable;
   password_resets: PasswordResetsTable;
+  known_devices: KnownDevicesTable;
 }
 
 export type Customer = Selectable<CustomersTable>;

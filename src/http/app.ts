@@ -82,17 +82,19 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   });
 
   app.addHook("onResponse", async (request, reply) => {
+    // A 404 has no route pattern: one label for all of them, whatever the path.
+    const route = request.routeOptions.url ?? "unmatched";
+    // Never the query string: it carries one-time tokens (links from e-mails) and search terms.
     const details = {
       method: request.method,
-      url: request.url,
+      route,
+      path: pathOf(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     };
     // Probes every few seconds would drown the access log: they are logged at debug only.
-    if (HEALTH_PATHS.has(request.url)) request.log.debug(details, "request");
+    if (HEALTH_PATHS.has(details.path)) request.log.debug(details, "request");
     else request.log.info(details, "request");
-    // A 404 has no route pattern: one label for all of them, whatever the path.
-    const route = request.routeOptions.url ?? "unmatched";
     deps.metrics.httpRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 
@@ -133,6 +135,12 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   );
   registerDashboard(app, deps, { tasks: allTasks(deps) });
   return app;
+}
+
+/** A request URL without its query string. */
+export function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
 }
 
 /**

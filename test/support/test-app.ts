@@ -3,7 +3,7 @@
  * real HTTP, real migrations, real queries. One per test file (or per test where isolation
  * matters); `close()` stops the server and drops the database.
  */
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import type { AppDeps } from "../../src/app-deps.js";
 import { type Config, loadConfig } from "../../src/config.js";
 import { createAccount } from "../../src/features/accounts/create-account.js";
@@ -41,6 +41,8 @@ export interface StartOptions {
   worker?: boolean;
   /** Replace the alert senders (e.g. without the one-per-second pacing). */
   alerts?: AlertDelivery;
+  /** The process log (default: silent). */
+  log?: Logger;
 }
 
 export async function startTestApp(engine: Engine, options: StartOptions = {}): Promise<TestApp> {
@@ -50,7 +52,7 @@ export async function startTestApp(engine: Engine, options: StartOptions = {}): 
   const config: Config = { ...loaded, database: withSettingsOf(loaded.database, database.target) };
   const deps = await buildDeps({
     config,
-    log: pino({ level: "silent" }),
+    log: options.log ?? pino({ level: "silent" }),
     clock: options.clock,
     alerts: options.alerts,
   });

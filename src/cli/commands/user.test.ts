@@ -8,7 +8,7 @@ import { HttpBrowser, TEST_PASSWORD, uniqueEmail } from "../../../test/browser/h
 import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { signInNewAccount } from "../../../test/support/sign-in.js";
-import { tokenOf } from "../../../test/support/team.js";
+import { invite, tokenOf } from "../../../test/support/team.js";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
 
 const NEW_PASSWORD = "velvet curtains mountain breeze";
@@ -79,6 +79,33 @@ for (const engine of ENGINES) {
       );
       expect(removed).toEqual({ removed: email, sessionsEnded: 1 });
       expect((await colleague.get("/settings/team")).status).toBe(303);
+    });
+
+    it("cancels a pending invitation: the link stops working", async () => {
+      const { path, email } = await invite(owner, "admin");
+      const cancelled = onlyJson(
+        await velvet(
+          "user",
+          "cancel-invitation",
+          "--account",
+          accountId,
+          "--email",
+          email,
+          "--json",
+        ),
+      );
+      expect(cancelled).toEqual({ cancelled: email, role: "admin" });
+      expect((await new HttpBrowser(app.url).get(path)).status).toBe(410);
+      const again = await velvet(
+        "user",
+        "cancel-invitation",
+        "--account",
+        accountId,
+        "--email",
+        email,
+      );
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toContain("No invitation is waiting for this address.");
     });
 
     it("refuses to remove the last owner", async () => {

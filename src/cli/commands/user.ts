@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { addUser } from "../../features/team/add-user.js";
+import { cancelInvitation } from "../../features/team/cancel-invitation.js";
 import { listTeam } from "../../features/team/list-team.js";
 import { removeMember } from "../../features/team/manage-member.js";
 import { issueResetLink } from "../../features/team/password-reset.js";
@@ -111,6 +112,29 @@ export function registerUser(program: Command): void {
         Boolean(opts.json),
         { removed: removed.email, sessionsEnded: removed.sessionsEnded },
         () => `Removed ${removed.email} (${removed.sessionsEnded} sessions ended).`,
+      );
+    });
+
+  user
+    .command("cancel-invitation")
+    .description("cancel a pending invitation: its link stops working at once")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--email <email>", "the invited e-mail address")
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; email: string; json?: boolean }) => {
+      const cancelled = await withDeps(
+        (deps) =>
+          cancelInvitation(deps, {
+            accountId: opts.account,
+            email: opts.email,
+            actor: operator(),
+          }),
+        { providers: false },
+      );
+      printResult(
+        Boolean(opts.json),
+        { cancelled: cancelled.email, role: cancelled.role },
+        () => `Cancelled the invitation of ${cancelled.email} (${cancelled.role}).`,
       );
     });
 

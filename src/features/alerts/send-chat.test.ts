@@ -150,7 +150,7 @@ describe("sending to a chat webhook", () => {
       notPublic: true,
     });
     // Saved as a harmless-looking https name, resolving to loopback when sent.
-    const url = `https://hooks.example.com:${chat.port}/services/T/B/secret`;
+    const url = "https://hooks.example.com/services/T/B/secret";
     expect(checkWebhookUrl(url, { allowPrivate: false }).ok).toBe(true);
     expect(await strict.send(url, payload, never)).toEqual({
       outcome: "failed",

@@ -7,7 +7,13 @@ import type { LookupAddress } from "node:dns";
 import { request } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-server.js";
-import { createGuardedAgent, guardedLookup, type Resolver, SsrfError } from "./ssrf-guard.js";
+import {
+  createGuardedAgent,
+  guardedLookup,
+  isStandardPort,
+  type Resolver,
+  SsrfError,
+} from "./ssrf-guard.js";
 
 const fixed =
   (...addresses: string[]): Resolver =>
@@ -81,6 +87,25 @@ describe("SSRF guard at connect time", () => {
     await agent.close();
   });
 
+  it("uses only port 443 for https and 80 for http, on public addresses too, before connecting", async () => {
+    const resolve = fixed("93.184.215.14");
+    const agent = createGuardedAgent({ allowPrivate: false, connectTimeoutMs: 2000, resolve });
+    for (const url of [
+      "https://hooks.example.com:8443/hook",
+      "http://hooks.example.com:22/hook",
+      "https://93.184.215.14:6379/x",
+      "http://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]:25/x",
+    ]) {
+      const result = await post(url, agent);
+      expect(result.error).toBeInstanceOf(SsrfError);
+      expect((result.error as Error).message).toMatch(/port \d+; outgoing calls use port 443/);
+    }
+    await agent.close();
+    const open = createGuardedAgent({ allowPrivate: true, connectTimeoutMs: 2000 });
+    expect(await post(`http://127.0.0.1:${chat.port}/hook`, open)).toEqual({ status: 200 });
+    await open.close();
+  });
+
   it("refuses a name when any one of its addresses is forbidden", async () => {
     const resolve = fixed("93.184.215.14", "::ffff:a9fe:a9fe");
     const agent = createGuardedAgent({ allowPrivate: false, connectTimeoutMs: 2000, resolve });
@@ -118,4 +143,16 @@ describe("guardedLookup", () => {
       expect(result.error).toBeInstanceOf(SsrfError);
     },
   );
+});
+
+describe("isStandardPort", () => {
+  it("admits the default and explicit 443 for https, 80 for http, nothing else", () => {
+    expect(isStandardPort("https:", "")).toBe(true);
+    expect(isStandardPort("https:", "443")).toBe(true);
+    expect(isStandardPort("http:", 80)).toBe(true);
+    expect(isStandardPort("https:", "80")).toBe(false);
+    expect(isStandardPort("http:", "443")).toBe(false);
+    expect(isStandardPort("https:", "8443")).toBe(false);
+    expect(isStandardPort("ftp:", "")).toBe(false);
+  });
 });

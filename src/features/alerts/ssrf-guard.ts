@@ -4,7 +4,9 @@
  * own `lookup`, which refuses the connection if ANY of its addresses is not public (so a name
  * that resolves to 127.0.0.1 today, or is rebound to 169.254.169.254 between save and send, is
  * refused); an IP literal, which Node connects to without a lookup, is checked directly.
- * With `allowPrivate` (WEBHOOKS_ALLOW_PRIVATE=true) the address checks are off.
+ * Only the standard ports are used (443, or 80 for plain http): a public address's other ports are
+ * not what a webhook or a store lives on, and an open one is not for us to probe.
+ * With `allowPrivate` (WEBHOOKS_ALLOW_PRIVATE=true) the address and port checks are off.
  */
 
 import type { LookupAddress, LookupOptions } from "node:dns";
@@ -65,24 +67,48 @@ export function guardedLookup(resolve: Resolver = systemResolver) {
 /** An undici connector that applies the guard to IP literals and, through lookup, to names. */
 export function guardedConnector(options: GuardOptions): buildConnector.connector {
   if (options.allowPrivate) return buildConnector({ timeout: options.connectTimeoutMs });
-  const connect = buildConnector({
-    timeout: options.connectTimeoutMs,
-    lookup: guardedLookup(options.resolve),
-  });
+  const lookup = guardedLookup(options.resolve);
+  const connect = buildConnector({ timeout: options.connectTimeoutMs, lookup });
   return (opts, callback) => {
+    const standard = isStandardPort(opts.protocol, opts.port);
     // undici hands IPv6 literals over without brackets; strip them anyway to be sure.
     const host = opts.hostname.replace(/^\[(.*)\]$/, "$1");
-    if (isIP(host) !== 0 && !isPublicAddress(host)) {
-      callback(refusal(host, host), null);
+    if (isIP(host) !== 0) {
+      if (!isPublicAddress(host)) callback(refusal(host, host), null);
+      else if (!standard) callback(portRefusal(host, opts.port), null);
+      else connect(opts, callback);
       return;
     }
-    connect(opts, callback);
+    if (standard) {
+      connect(opts, callback);
+      return;
+    }
+    // A name on another port is refused without connecting; what its addresses are still comes
+    // first, so the log says the more serious of the two.
+    lookup(host, { all: true }, (error) => callback(error ?? portRefusal(host, opts.port), null));
   };
 }
 
 /** An Agent for webhook calls: guarded connections, nothing else (it never follows redirects). */
 export function createGuardedAgent(options: GuardOptions): Agent {
   return new Agent({ connect: guardedConnector(options) });
+}
+
+/**
+ * The ports outgoing calls may use without WEBHOOKS_ALLOW_PRIVATE: 443 for https, 80 for http
+ * (where a caller allows http at all). `port` as URL and undici give it: "" for the default.
+ */
+export function isStandardPort(protocol: string, port: string | number): boolean {
+  const p = String(port);
+  if (protocol === "https:") return p === "" || p === "443";
+  if (protocol === "http:") return p === "" || p === "80";
+  return false;
+}
+
+function portRefusal(host: string, port: string | number): SsrfError {
+  return new SsrfError(
+    `refused to connect: ${host} port ${String(port)}; outgoing calls use port 443 (80 for http)`,
+  );
 }
 
 function refusal(host: string, address: string): SsrfError {

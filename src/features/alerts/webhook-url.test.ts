@@ -86,4 +86,13 @@ describe("maskWebhookUrl", () => {
     expect(maskWebhookUrl("https://chat.example.com/x")).toBe("https://chat.example.com/…");
     expect(maskWebhookUrl("not a url with secret abcd")).toBe("[invalid URL]");
   });
+
+  it("refuses a port other than 443 unless private addresses are allowed", () => {
+    expect(checkWebhookUrl("https://hooks.slack.com:8443/services/x", strict)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/standard port/),
+    });
+    expect(checkWebhookUrl("https://hooks.slack.com:443/services/x", strict).ok).toBe(true);
+    expect(checkWebhookUrl("https://chat.example:8443/hooks/x", lax).ok).toBe(true);
+  });
 });

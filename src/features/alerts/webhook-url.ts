@@ -5,6 +5,7 @@
  * connect time (`ssrf-guard.ts`), which also sees what a host name resolves to.
  */
 import { ipVersion, isPublicAddress } from "./ip-address.js";
+import { isStandardPort } from "./ssrf-guard.js";
 
 export interface WebhookPolicy {
   /** WEBHOOKS_ALLOW_PRIVATE: plain http and private addresses are allowed. */
@@ -43,6 +44,8 @@ export function checkWebhookUrl(raw: string, policy: WebhookPolicy): WebhookUrlC
       return { ok: false, reason: `the webhook URL points to a non-public address (${host})` };
     if (isLocalhostName(host))
       return { ok: false, reason: `the webhook URL points to this machine (${host})` };
+    if (!isStandardPort(url.protocol, url.port))
+      return { ok: false, reason: "the webhook URL must use the standard port (443)" };
   }
   return { ok: true, url: url.href };
 }

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = {
   "store.resumed": "Store sync resumed",
   "store.disconnected": "Store disconnected",
   "team.invited": "Team member invited",
+  "team.invitation_cancelled": "Invitation cancelled",
   "team.joined": "Invitation accepted",
   "team.added": "Team member added (command line)",
   "team.removed": "Team member removed",
@@ -51,6 +52,7 @@ const DETAIL_LABELS: Record<string, string> = {
   backfillDays: "backfill days",
   role: "role",
   email: "e-mail",
+  invitationsEnded: "invitations ended",
 };
 
 /** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */

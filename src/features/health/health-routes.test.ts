@@ -111,7 +111,7 @@ for (const engine of ENGINES) {
         await database.drop();
       }
       const requests = lines.filter((l) => l.msg === "request");
-      expect(requests.map((l) => l.url)).toEqual(["/api/v1/nope"]);
+      expect(requests.map((l) => l.path)).toEqual(["/api/v1/nope"]);
       expect(requests[0]?.requestId).toEqual(expect.any(String));
     });
   });

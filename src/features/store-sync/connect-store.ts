@@ -72,7 +72,7 @@ export async function connectStore(
     after: null,
     maxSeen: null,
   };
-  await verify(http, { platform, shop }, input.credentials, allowPrivate, cursor);
+  await verify(deps, http, { platform, shop }, input.credentials, allowPrivate, cursor);
 
   const existing = await deps.db.kysely
     .selectFrom("store_connections")
@@ -140,6 +140,7 @@ export async function connectStore(
 }
 
 async function verify(
+  deps: Pick<StoreSyncDeps, "log">,
   http: PlatformHttp,
   connection: { platform: Credentials["platform"]; shop: string },
   credentials: Credentials,
@@ -152,13 +153,22 @@ async function verify(
     await client.fetchPage(cursor, AbortSignal.timeout(60_000));
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
-    const what =
-      error.failure.kind === "broken"
-        ? `${name} did not accept the connection: ${error.message}`
-        : `${name} could not be reached to check the credentials (${error.message}); try again`;
+    const { failure } = error;
+    if ("detail" in failure && failure.detail !== undefined)
+      deps.log.warn(
+        { platform: connection.platform, error: failure.detail },
+        "store connection check failed",
+      );
+    // Before any store answered, only "not a public address" or "could not be reached".
+    if (failure.kind === "broken" && failure.notPublic)
+      throw new AppError("bad_request", `The ${name} store's address is not a public address.`);
+    if (failure.kind === "broken")
+      throw new AppError("bad_request", `${name} did not accept the connection: ${error.message}`);
     throw new AppError(
-      error.failure.kind === "broken" ? "bad_request" : "service_unavailable",
-      what,
+      "service_unavailable",
+      failure.kind === "transient" && failure.unreachable
+        ? `The ${name} store could not be reached to check the credentials; try again.`
+        : `${name} could not be reached to check the credentials (${error.message}); try again`,
     );
   }
 }

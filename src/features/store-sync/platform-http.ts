@@ -13,10 +13,19 @@ import { parseRetryAfter } from "../../lib/retry-after.js";
 import { excerpt } from "../alerts/delivery-result.js";
 import { createGuardedAgent, SsrfError } from "../alerts/ssrf-guard.js";
 
+/**
+ * `message` is what people see (the Stores page, the CLI); `detail`, when there is one, is what
+ * only the log gets. A failure before any store answered says only "not a public address" or
+ * "could not be reached": how names resolve and which connections fail inside our network is not
+ * for whoever types a store address.
+ */
 export type PlatformFailure =
-  | { kind: "broken"; message: string }
+  | { kind: "broken"; message: string; detail?: string; notPublic?: boolean }
   | { kind: "wait"; delayMs: number; message: string }
-  | { kind: "transient"; message: string };
+  | { kind: "transient"; message: string; detail?: string; unreachable?: boolean };
+
+export const NOT_PUBLIC_MESSAGE = "the store's address is not a public address";
+export const UNREACHABLE_MESSAGE = "the store could not be reached";
 
 export class PlatformError extends Error {
   override name = "PlatformError";
@@ -78,9 +87,7 @@ export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
     } catch (error) {
       if (error instanceof PlatformError) throw error;
       if (signal.aborted) throw error;
-      if (timeout.aborted) {
-        throw transient(`timed out after ${options.timeoutMs} ms`);
-      }
+      if (timeout.aborted) throw unreachable(`timed out after ${options.timeoutMs} ms`);
       throw classifyNetworkError(error);
     }
   }
@@ -111,14 +118,29 @@ export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
 
 function classifyNetworkError(error: unknown): PlatformError {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof SsrfError) return new PlatformError({ kind: "broken", message: e.message });
+    if (e instanceof SsrfError)
+      return new PlatformError({
+        kind: "broken",
+        message: NOT_PUBLIC_MESSAGE,
+        detail: e.message,
+        notPublic: true,
+      });
   }
   const err = error as { code?: unknown; message?: unknown };
   const code = typeof err.code === "string" ? err.code : null;
   const message = typeof err.message === "string" ? err.message : String(error);
-  return transient(
+  return unreachable(
     excerpt(code !== null && !message.includes(code) ? `${code}: ${message}` : message),
   );
+}
+
+function unreachable(detail: string): PlatformError {
+  return new PlatformError({
+    kind: "transient",
+    message: UNREACHABLE_MESSAGE,
+    detail,
+    unreachable: true,
+  });
 }
 
 export function transient(message: string): PlatformError {

@@ -77,8 +77,11 @@ export async function syncConnection(
       throw error;
     }
     const { failure } = error;
-    if (failure.kind === "broken") return markBroken(deps, connectionId, failure.message);
     if (failure.kind === "wait") return { kind: "wait", delayMs: failure.delayMs, newOrders };
+    // What failed in detail goes to the log only; the connection keeps the plain message.
+    if (failure.detail !== undefined)
+      deps.log.warn({ connectionId, error: failure.detail }, "store sync: call failed");
+    if (failure.kind === "broken") return markBroken(deps, connectionId, failure.message);
     return recordFailure(deps, connectionId, failure.message);
   }
 }

@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.js";
+import { isStandardPort } from "../alerts/ssrf-guard.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import type { PlatformHttp, PlatformResponse } from "./platform-http.js";
 import { transient } from "./platform-http.js";
@@ -66,6 +67,9 @@ export function normalizeSiteUrl(url: string, allowPrivate: boolean): string {
       "bad_request",
       "--url must start with https://: WooCommerce's consumer key and secret are sent with every request",
     );
+  }
+  if (!allowPrivate && !isStandardPort(parsed.protocol, parsed.port)) {
+    throw new AppError("bad_request", "--url must use the standard https port (443)");
   }
   if (parsed.username || parsed.password || parsed.search || parsed.hash) {
     throw new AppError(

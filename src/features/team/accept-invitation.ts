@@ -1,7 +1,8 @@
 /**
  * Accepting an invitation: the link is claimed by one conditional update (single use even when
  * opened twice at once), the password follows the sign-up rule, and the user is created with
- * the role they were invited with. A refused password leaves the link unused.
+ * the role they were invited with. A refused password leaves the link unused. An invitation
+ * whose inviter left the team or can no longer grant its role is refused (inviter-rights.ts).
  */
 import { newId } from "../../lib/ids.js";
 import { hashPassword } from "../accounts/password.js";
@@ -9,6 +10,7 @@ import { passwordProblem } from "../accounts/password-rule.js";
 import { userActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { hashOneTimeToken, isWellFormedToken } from "../security/one-time-token.js";
+import { inviterStillGrants } from "./inviter-rights.js";
 import { lockTeam } from "./lock-team.js";
 import type { UserRole } from "./roles.js";
 import type { TeamDeps } from "./team-deps.js";
@@ -59,9 +61,12 @@ export async function acceptInvitation(
       .where("token_hash", "=", hashOneTimeToken(input.token))
       .where("used_at", "is", null)
       .where("expires_at", ">", now)
-      .returning(["account_id", "email", "email_normalized", "role"])
+      .returning(["account_id", "email", "email_normalized", "role", "invited_by"])
       .executeTakeFirst();
     if (!claimed || !(await lockTeam(trx, claimed.account_id))) return { kind: "invalid" };
+    // The link carries its inviter's right to grant the role: gone with them, it is spent.
+    if (!(await inviterStillGrants(trx, claimed.account_id, claimed.invited_by, claimed.role)))
+      return { kind: "invalid" };
     const taken = await trx
       .selectFrom("users")
       .select("id")

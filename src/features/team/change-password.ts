@@ -1,16 +1,19 @@
 /**
- * Changing one's password (Profile): the current password is required, the new one follows the
+ * Changing one's password (Profile): the current password is required (checked under the log-in
+ * throttle, check-current-password.ts), the new one follows the
  * sign-up rule, and every other session of the user ends (the one in use stays signed in).
  */
-import { hashPassword, verifyPassword } from "../accounts/password.js";
+import { hashPassword } from "../accounts/password.js";
 import { passwordProblem } from "../accounts/password-rule.js";
 import { userActor } from "../audit/audit-actor.js";
+import { checkCurrentPassword } from "./check-current-password.js";
 import { storeNewPassword } from "./store-new-password.js";
 import type { TeamDeps } from "./team-deps.js";
 
 export type ChangePasswordResult =
   | { kind: "ok"; sessionsEnded: number }
   | { kind: "wrong-current" }
+  | { kind: "throttled"; retryAfterMs: number }
   | { kind: "weak"; problem: string };
 
 export async function changePassword(
@@ -21,18 +24,21 @@ export async function changePassword(
     accountName: string;
     email: string;
     currentSessionHash: string;
+    /** The client address, for the throttle. */
+    ip: string;
     currentPassword: string;
     newPassword: string;
   },
 ): Promise<ChangePasswordResult> {
   const db = deps.db.kysely;
-  const user = await db
-    .selectFrom("users")
-    .select("password_hash")
-    .where("id", "=", input.userId)
-    .executeTakeFirst();
-  if (!user?.password_hash || !(await verifyPassword(user.password_hash, input.currentPassword)))
-    return { kind: "wrong-current" };
+  const current = await checkCurrentPassword(deps, {
+    userId: input.userId,
+    email: input.email,
+    ip: input.ip,
+    password: input.currentPassword,
+  });
+  if (current.kind === "throttled") return current;
+  if (current.kind === "wrong") return { kind: "wrong-current" };
   const problem = passwordProblem(input.newPassword, [input.email, input.accountName]);
   if (problem) return { kind: "weak", problem };
   const hash = await hashPassword(input.newPassword);

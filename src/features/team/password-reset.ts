@@ -1,7 +1,8 @@
 /**
  * Password reset. Glossary:
  * - request: "Forgot password?" with an e-mail. Throttled like log-ins (security/auth-throttle.ts,
- *   RESET_POLICY), and answered the same way and after the same time whether or not a user has
+ *   RESET_POLICY), except from a device the user signed in on, which has a budget of its own
+ *   (RESET_DEVICE_POLICY) so that requests from elsewhere cannot block it; answered the same way and after the same time whether or not a user has
  *   the address: the lookup and a token are always made, the mail is sent after the answer
  *   (its SMTP round trip never shows in the timing), and the answer is padded to
  *   RESET_ANSWER_MS.
@@ -24,6 +25,7 @@ import {
   settleAuthAttempt,
   type ThrottlePolicy,
 } from "../security/auth-throttle.js";
+import { knownDeviceFor } from "../security/known-device.js";
 import {
   hashOneTimeToken,
   isWellFormedToken,
@@ -47,17 +49,35 @@ export const RESET_POLICY: ThrottlePolicy = {
   countSuccesses: true,
 };
 
+/**
+ * Requests from a device the user signed in on (security/known-device.ts): a budget of their own
+ * per device, and per address across the user's devices, that no stranger can spend. Mail to
+ * one address is thus capped at RESET_POLICY.perEmail + RESET_DEVICE_POLICY.perEmail a window.
+ */
+export const RESET_DEVICE_POLICY: ThrottlePolicy = {
+  ...RESET_POLICY,
+  action: "password-reset-device",
+  perEmailAndIp: 3,
+  perIp: 3,
+  perEmail: 5,
+  maxInFlightPerEmail: 1,
+  maxInFlightPerIp: 1,
+};
+
 export type ResetRequestResult = { kind: "done" } | { kind: "throttled"; retryAfterMs: number };
 
 export async function requestPasswordReset(
   deps: TeamDeps,
-  input: { email: string; ip: string },
+  input: { email: string; ip: string; deviceToken?: string },
 ): Promise<ResetRequestResult> {
   const started = performance.now();
   const db = deps.db.kysely;
   const email = normalizeEmail(input.email).slice(0, 320);
   const now = deps.clock.now();
-  const reservation = await reserveAuthAttempt(db, RESET_POLICY, { email, ip: input.ip }, now);
+  const device = await knownDeviceFor(db, input.deviceToken, email, now);
+  const reservation = device
+    ? await reserveAuthAttempt(db, RESET_DEVICE_POLICY, { email, ip: `device:${device}` }, now)
+    : await reserveAuthAttempt(db, RESET_POLICY, { email, ip: input.ip }, now);
   if (reservation.kind === "throttled") return reservation;
   try {
     const token = newOneTimeToken();

@@ -25,3 +25,13 @@ export function isRole(value: unknown): value is UserRole {
 export function atLeast(role: UserRole, needed: UserRole): boolean {
   return RANK[role] >= RANK[needed];
 }
+
+/**
+ * Whether `authority` may hand out `role` (invite with it, make someone it, cancel or replace an
+ * invitation with it): an owner and the operator any role, an admin admin and member, a member
+ * none.
+ */
+export function mayGrant(authority: UserRole | "operator", role: UserRole): boolean {
+  if (authority === "operator" || authority === "owner") return true;
+  return authority === "admin" && role !== "owner";
+}

@@ -15,6 +15,7 @@ export async function sendTeamMail(
     buildPlainEmail({ ...mail, from: deps.config.alerts.from }),
   );
   if (sent.outcome === "delivered") return true;
-  deps.log.error({ error: sent.error, subject: mail.subject }, "team e-mail could not be sent");
+  // Neither the recipient nor the subject (a store's name) goes to the log: only what failed.
+  deps.log.error({ error: sent.error }, "team e-mail could not be sent");
   return false;
 }

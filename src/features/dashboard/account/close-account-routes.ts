@@ -1,12 +1,15 @@
-/** GET /settings/account and POST /settings/account/close (password confirmation). */
+/**
+ * GET /settings/account and POST /settings/account/close (password confirmation, checked under
+ * the log-in throttle like every check of a current password).
+ */
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
-import { verifyPassword } from "../../accounts/password.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { closeAccount } from "../../privacy/close-account.js";
+import { checkCurrentPassword } from "../../team/check-current-password.js";
+import { throttled } from "../auth/start-session.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
-import type { DashboardSession } from "../session/dashboard-session.js";
 import { clearSessionCookie, sessionOf } from "../session/guards.js";
 import { ownerAction, ownerPage } from "../session/role-guard.js";
 import { closeAccountView } from "./close-account-view.js";
@@ -21,15 +24,6 @@ async function customerCount(deps: Deps, accountId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-async function passwordMatches(deps: Deps, session: DashboardSession, password: string) {
-  const user = await deps.db.kysely
-    .selectFrom("users")
-    .select("password_hash")
-    .where("id", "=", session.userId)
-    .executeTakeFirst();
-  return user?.password_hash != null && (await verifyPassword(user.password_hash, password));
-}
-
 export function registerCloseAccountRoutes(app: FastifyInstance, deps: Deps): void {
   app.get("/settings/account", ownerPage, async (request, reply) => {
     const session = sessionOf(request);
@@ -39,10 +33,20 @@ export function registerCloseAccountRoutes(app: FastifyInstance, deps: Deps): vo
 
   app.post("/settings/account/close", ownerAction(deps), async (request, reply) => {
     const session = sessionOf(request);
-    if (!(await passwordMatches(deps, session, formField(request.body, "password")))) {
+    const check = await checkCurrentPassword(deps, {
+      userId: session.userId,
+      email: session.userEmail,
+      ip: request.ip,
+      password: formField(request.body, "password"),
+    });
+    if (check.kind !== "ok") {
       const customers = await customerCount(deps, session.accountId);
-      const error = "That is not your password. Nothing was changed.";
-      return sendPage(reply, closeAccountView({ session, customers, error }), 400);
+      const error =
+        check.kind === "throttled"
+          ? throttled(reply, check.retryAfterMs).text
+          : "That is not your password. Nothing was changed.";
+      const status = check.kind === "throttled" ? 429 : 400;
+      return sendPage(reply, closeAccountView({ session, customers, error }), status);
     }
     await closeAccount(deps, { accountId: session.accountId, actor: userActor(session.userEmail) });
     clearSessionCookie(request, reply);

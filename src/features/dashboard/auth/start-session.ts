@@ -1,9 +1,10 @@
 /** Signing a browser in after a log-in or a sign-up. */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../../deps.js";
+import { DEVICE_COOKIE, DEVICE_TTL_MS, rememberDevice } from "../../security/known-device.js";
 import { browserFamily } from "../../team/browser-family.js";
 import type { Notice } from "../html/components.js";
-import { readCookie } from "../http/cookies.js";
+import { readCookie, setCookie } from "../http/cookies.js";
 import { createSession, deleteSession } from "../session/create-session.js";
 import { SESSION_COOKIE, setSessionCookie } from "../session/guards.js";
 
@@ -21,6 +22,16 @@ export async function startSession(
     browser: browserFamily(request.headers["user-agent"]),
   });
   setSessionCookie(request, reply, session.rawId);
+  // This browser is now known for the user: their reset requests from it have their own budget.
+  const device = await rememberDevice(
+    deps.db.kysely,
+    user.userId,
+    readCookie(request, DEVICE_COOKIE),
+    deps.clock.now(),
+  );
+  setCookie(request, reply, DEVICE_COOKIE, device, {
+    maxAgeSeconds: DEVICE_TTL_MS / 1000,
+  });
   return session.rawId;
 }
 

@@ -4,6 +4,7 @@ import type { Deps } from "../../../deps.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { changePassword } from "../../team/change-password.js";
 import { endUserSessions, listUserSessions } from "../../team/user-sessions.js";
+import { throttled } from "../auth/start-session.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -48,9 +49,14 @@ export function registerProfileRoutes(app: FastifyInstance, deps: Deps): void {
       accountName: session.accountName,
       email: session.userEmail,
       currentSessionHash: session.idHash,
+      ip: request.ip,
       currentPassword: formField(request.body, "current"),
       newPassword: formField(request.body, "password"),
     });
+    if (result.kind === "throttled") {
+      const notice = throttled(reply, result.retryAfterMs);
+      return show(reply, session, { errors: { current: notice.text } }, 429);
+    }
     if (result.kind === "wrong-current")
       return show(
         reply,

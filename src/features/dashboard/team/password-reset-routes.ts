@@ -6,10 +6,12 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
 import type { AlertsDeps } from "../../alerts/alert-deps.js";
+import { DEVICE_COOKIE } from "../../security/known-device.js";
 import { acceptInvitation, findInvitation } from "../../team/accept-invitation.js";
 import { findResetLink, requestPasswordReset, resetPassword } from "../../team/password-reset.js";
 import { INVITATION_PATH, RESET_PATH } from "../../team/team-links.js";
 import { startSession, throttled } from "../auth/start-session.js";
+import { readCookie } from "../http/cookies.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
 import { loginCsrfToken, verifyLoginCsrf } from "../session/guards.js";
@@ -27,7 +29,11 @@ export function registerPasswordResetRoutes(app: FastifyInstance, deps: Deps & A
 
   app.post("/password/forgot", visitorForm, async (request, reply) => {
     const email = formField(request.body, "email").trim();
-    const result = await requestPasswordReset(deps, { email, ip: request.ip });
+    const result = await requestPasswordReset(deps, {
+      email,
+      ip: request.ip,
+      deviceToken: readCookie(request, DEVICE_COOKIE),
+    });
     const csrfToken = loginCsrfToken(request, reply);
     if (result.kind === "throttled")
       return sendPage(

@@ -7,6 +7,7 @@ import type { Deps } from "../../../deps.js";
 import { AppError } from "../../../lib/app-error.js";
 import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { userActor } from "../../audit/audit-actor.js";
+import { cancelInvitation } from "../../team/cancel-invitation.js";
 import { inviteMember } from "../../team/invite-member.js";
 import { listTeam } from "../../team/list-team.js";
 import { changeRole, removeMember } from "../../team/manage-member.js";
@@ -22,6 +23,10 @@ const PATH = "/settings/team";
 
 const NOTICES: Record<string, Notice> = {
   removed: { kind: "success", text: "The member is removed and signed out." },
+  "invitation-cancelled": {
+    kind: "success",
+    text: "The invitation is cancelled: its link no longer works.",
+  },
   "role-changed": {
     kind: "success",
     text: "The role is changed; it applies from their next page.",
@@ -89,11 +94,28 @@ export function registerTeamRoutes(app: FastifyInstance, deps: Deps & AlertsDeps
         });
         // Shown in this answer only (the page is no-store): the link is not kept anywhere.
         return show(reply, session, {
-          invited: { email: email.trim(), url: invited.inviteUrl, emailed: invited.emailed },
+          invited: {
+            email: email.trim(),
+            url: invited.inviteUrl,
+            emailed: invited.emailed,
+            mailThrottled: invited.mailThrottled,
+          },
         });
       },
       (text) => ({ inviteError: text, inviteValues: { email, role } }),
     );
+  });
+
+  app.post(`${PATH}/invitations/cancel`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    return attempt(reply, session, async () => {
+      await cancelInvitation(deps, {
+        accountId: session.accountId,
+        email: formField(request.body, "email"),
+        actor: teamActorOf(session),
+      });
+      return seeOther(reply, `${PATH}?notice=invitation-cancelled`);
+    });
   });
 
   app.post<{ Params: { userId: string } }>(

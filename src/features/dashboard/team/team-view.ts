@@ -1,7 +1,7 @@
 /** Settings → Team: members with role and last sign-in, pending invitations, the invite form. */
 
 import type { PendingInvitation, TeamMember } from "../../team/list-team.js";
-import { atLeast, ROLE_LABELS, ROLES, type UserRole } from "../../team/roles.js";
+import { atLeast, mayGrant, ROLE_LABELS, ROLES, type UserRole } from "../../team/roles.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
 import { field } from "../html/fields.js";
 import { timeTag } from "../html/format.js";
@@ -15,14 +15,21 @@ export interface TeamViewProps {
   invitations: PendingInvitation[];
   notice?: Notice | null;
   /** Right after an invitation: its link, shown this once. */
-  invited?: { email: string; url: string; emailed: boolean } | null;
+  invited?: { email: string; url: string; emailed: boolean; mailThrottled: boolean } | null;
   inviteValues?: { email?: string; role?: string };
   inviteError?: string;
 }
 
 /** The roles this user may hand out: an admin never grants owner. */
 function grantable(role: UserRole): UserRole[] {
-  return ROLES.filter((r) => role === "owner" || r !== "owner");
+  return ROLES.filter((r) => mayGrant(role, r));
+}
+
+function invitationRow(s: DashboardSession, i: PendingInvitation): SafeHtml {
+  const cancel = mayGrant(s.role, i.role)
+    ? html`<form class="inline" method="post" action="/settings/team/invitations/cancel" data-confirm="Cancel the invitation of ${i.email}? Its link stops working at once.">${csrfField(s)}<input type="hidden" name="email" value="${i.email}"><button type="submit" class="danger small" aria-label="Cancel the invitation of ${i.email}">Cancel</button></form>`
+    : "";
+  return html`<tr><td class="primary-cell" data-label="E-mail">${i.email}</td><td data-label="Role">${ROLE_LABELS[i.role]}</td><td data-label="Link expires" class="nowrap">${timeTag(i.expiresAt)}</td><td data-label="Actions">${cancel}</td></tr>`;
 }
 
 function roleSelect(id: string, label: string, options: UserRole[], current: string): SafeHtml {
@@ -56,12 +63,12 @@ function memberRow(s: DashboardSession, m: TeamMember): SafeHtml {
 function invitedBox(i: NonNullable<TeamViewProps["invited"]>): SafeHtml {
   return html`<section class="secret-box" aria-labelledby="invited-title">
   <h2 id="invited-title">Invitation for ${i.email}</h2>
-  <p>${i.emailed ? "We e-mailed this link. You can also send it yourself:" : "E-mail is not set up on this server (SMTP_URL), so send this link yourself:"}</p>
+  <p>${i.emailed ? "We e-mailed this link. You can also send it yourself:" : i.mailThrottled ? "This address or this account had too many invitation e-mails today, so this one was not mailed. Send this link yourself:" : "E-mail is not set up on this server (SMTP_URL), so send this link yourself:"}</p>
   <div class="secret-row">
     <code class="secret" id="invite-link">${i.url}</code>
     <button type="button" class="secondary copy-button" data-copy="invite-link">Copy link</button>
   </div>
-  <p><strong>It is shown only now.</strong> It works once and stops working after 7 days; inviting the address again makes a new one.</p>
+  <p><strong>It is shown only now.</strong> It works once and stops working after 7 days, or when it is cancelled below; inviting the address again makes a new one.</p>
 </section>`;
 }
 
@@ -90,11 +97,8 @@ ${
     ? html`<section class="panel" aria-labelledby="pending-title">
   <h2 id="pending-title">Invitations waiting</h2>
   <div class="table-wrap"><table class="stack">
-    <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Link expires</th></tr></thead>
-    <tbody>${p.invitations.map(
-      (i) =>
-        html`<tr><td class="primary-cell" data-label="E-mail">${i.email}</td><td data-label="Role">${ROLE_LABELS[i.role]}</td><td data-label="Link expires" class="nowrap">${timeTag(i.expiresAt)}</td></tr>`,
-    )}</tbody>
+    <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Link expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody>${p.invitations.map((i) => invitationRow(s, i))}</tbody>
   </table></div>
 </section>`
     : ""
