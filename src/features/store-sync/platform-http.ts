@@ -14,9 +14,10 @@ import { excerpt } from "../alerts/delivery-result.js";
 import { createGuardedAgent, SsrfError } from "../alerts/ssrf-guard.js";
 
 export type PlatformFailure =
-  | { kind: "broken"; message: string }
+  /** status: the HTTP status that said so, when one did. */
+  | { kind: "broken"; message: string; status?: number }
   | { kind: "wait"; delayMs: number; message: string }
-  | { kind: "transient"; message: string };
+  | { kind: "transient"; message: string; status?: number };
 
 export class PlatformError extends Error {
   override name = "PlatformError";
@@ -93,9 +94,9 @@ export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
   if (status >= 200 && status < 300) return null;
   const answer = `${status} ${excerpt(res.body)}`.trim();
   if (status === 401 || status === 403)
-    return { kind: "broken", message: `the store refused the credentials (${answer})` };
+    return { kind: "broken", status, message: `the store refused the credentials (${answer})` };
   if (status === 404 || status === 410)
-    return { kind: "broken", message: `the store was not found (${answer})` };
+    return { kind: "broken", status, message: `the store was not found (${answer})` };
   if (status >= 300 && status < 400)
     return {
       kind: "broken",
@@ -106,7 +107,7 @@ export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
     const delayMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now(), 1000);
     return { kind: "wait", delayMs: delayMs ?? 2000, message: `rate limited (${answer})` };
   }
-  return { kind: "transient", message: answer };
+  return { kind: "transient", status, message: answer };
 }
 
 function classifyNetworkError(error: unknown): PlatformError {

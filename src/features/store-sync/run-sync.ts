@@ -7,13 +7,15 @@
  * - `wait`: the platform asked for a long pause (rate limit); the next run after it.
  * - `failed`: a transient failure (5xx, timeout, network); the next run after a backoff that
  *   doubles with each failure in a row, recorded on the connection as its last error.
- * - `broken`: credentials refused or store gone (401/403/404); the connection is marked broken
- *   and is not called again until someone resumes or reconnects it.
+ * - `broken`: credentials refused or store gone (401/403/404), or data refused (Shopify's
+ *   ACCESS_DENIED); the connection is marked broken and is not called again until someone resumes
+ *   or reconnects it. A Shopify token that expired is renewed, never a reason to break.
  * - `idle`: the connection is paused, broken or gone; nothing was called.
  */
+import type { Selectable } from "kysely";
 import type { StoreConnectionsTable } from "../../db/schema.js";
 import { platformClient } from "./connection-client.js";
-import { openCredentials } from "./credentials.js";
+import { openCredentials, sealCredentials } from "./credentials.js";
 import { PlatformError, type PlatformHttp } from "./platform-http.js";
 import { type AfterOrderHook, storePage } from "./store-page.js";
 import type { SyncCursor } from "./store-platform.js";
@@ -55,7 +57,15 @@ export async function syncConnection(
   try {
     const credentials = openCredentials(key, connection.id, connection.credentials);
     const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
-    const client = platformClient(options.http, connection, credentials, allowPrivate);
+    // A renewed token (or a host's quirk found out) is saved at once, for the next run.
+    const client = platformClient(options.http, connection, credentials, allowPrivate, (c) =>
+      deps.db.kysely
+        .updateTable("store_connections")
+        .set({ credentials: sealCredentials(key, connectionId, c), updated_at: deps.clock.now() })
+        .where("id", "=", connectionId)
+        .execute()
+        .then(() => undefined),
+    );
     for (;;) {
       const cursor = JSON.parse(connection.cursor) as SyncCursor;
       const page = await client.fetchPage(cursor, options.signal);
@@ -88,7 +98,7 @@ async function loadConnection(deps: StoreSyncDeps, id: string) {
     .selectFrom("store_connections")
     .selectAll()
     .where("id", "=", id)
-    .executeTakeFirst() as Promise<StoreConnectionsTable | undefined>;
+    .executeTakeFirst() as Promise<Selectable<StoreConnectionsTable> | undefined>;
 }
 
 async function markBroken(deps: StoreSyncDeps, id: string, error: string): Promise<SyncRun> {
