@@ -3,8 +3,9 @@
  * (alerts/ssrf-guard.ts): a timeout on every call, no redirect followed, no private address
  * unless WEBHOOKS_ALLOW_PRIVATE=true. Every answer that is not a success becomes a
  * PlatformError saying what the sync should do about it:
- * - `broken`: the credentials were refused or the store is gone (401, 403, 404), or the address
- *   is refused; retrying cannot help until someone fixes the connection.
+ * - `broken`: the credentials were refused or the store is gone (401, 403, 404), the request was
+ *   refused as it is (another 4xx but 408 and 429), or the address is refused; retrying cannot
+ *   help until someone fixes the connection.
  * - `wait`: the platform asked us to slow down (429 with Retry-After, Shopify's THROTTLED).
  * - `transient`: anything else (5xx, a timeout, a network error, an unreadable answer).
  */
@@ -102,6 +103,8 @@ export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
       kind: "broken",
       message: `${status}: the store's address redirects; redirects are not followed, check the address`,
     };
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+    return { kind: "broken", status, message: `the store refused the request (${answer})` };
   if (status === 429) {
     const header = res.headers["retry-after"];
     const delayMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now(), 1000);

@@ -161,6 +161,17 @@ export function createShopifyClient(
     }
     const denied = errors.filter((e) => e.extensions?.code === "ACCESS_DENIED");
     if (denied.length > 0) throw accessDenied(denied, answer.data != null);
+    // Any other coded error (MAX_COST_EXCEEDED, a field this API version lacks) comes back the
+    // same however often it is asked: the connection is broken, with Shopify's words.
+    const refused = errors.find(
+      (e) => e.extensions?.code !== undefined && e.extensions.code !== "INTERNAL_SERVER_ERROR",
+    );
+    if (refused !== undefined) {
+      throw new PlatformError({
+        kind: "broken",
+        message: `Shopify refused the query (${refused.extensions?.code}: ${refused.message})`,
+      });
+    }
     const data = schema.safeParse(answer.data);
     if (errors.length > 0 || !data.success) {
       throw transient(`Shopify: ${errors.map((e) => e.message).join("; ") || "no data"}`);

@@ -198,5 +198,13 @@ for (const engine of ENGINES) {
       expect(pages.length).toBeGreaterThan(0);
       expect(pages.every((r) => r.cost === 352)).toBe(true);
     });
+
+    it("a query Shopify can never run (MAX_COST_EXCEEDED) is refused, not retried for ever", async () => {
+      await fresh({ maximumAvailable: 300 }); // a page costs 352
+      shopify.orders.push(shopifyOrder(`max-${n}@acme.com`, ago(DAY)));
+      await expect(connectWith()).rejects.toThrow(
+        /Shopify did not accept the connection: Shopify refused the query \(MAX_COST_EXCEEDED/,
+      );
+    });
   });
 }

@@ -23,6 +23,7 @@ import {
 } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { listConnections } from "./list-connections.js";
+import { MAX_FAILURES_IN_A_ROW } from "./run-sync.js";
 
 const HOUR = 60 * 60 * 1000;
 const ago = (ms: number) => new Date(Date.now() - ms);
@@ -142,6 +143,36 @@ for (const engine of ENGINES) {
       const before = w.requests.length;
       await runSync(app.deps, id);
       expect(w.requests.slice(before).map((r) => r.status)).toEqual([200]);
+    });
+
+    it("a request refused as it is (400) breaks; failures in a row end in broken, not for ever", async () => {
+      const w = await site();
+      const id = await connectTo(w);
+      w.reply({
+        status: 400,
+        body: '{"code":"rest_invalid_param","message":"Invalid parameter(s): per_page"}',
+      });
+      expect(await runSync(app.deps, id)).toMatchObject({ kind: "broken" });
+      expect((await connectionRow(app.deps, id)).last_error).toContain("rest_invalid_param");
+
+      const other = await app.createAccount({ name: `Woo give up ${n}` });
+      const again = await connect(app.deps, {
+        accountId: other.accountId,
+        shop: w.url,
+        credentials: { platform: "woocommerce", key: w.key, secret: w.secret },
+      });
+      w.reply({ status: 503, body: "busy" });
+      expect(await runSync(app.deps, again)).toMatchObject({ kind: "failed" });
+      await app.deps.db.kysely
+        .updateTable("store_connections")
+        .set({ failures: MAX_FAILURES_IN_A_ROW - 1 })
+        .where("id", "=", again)
+        .execute();
+      w.reply({ status: 503, body: "busy" });
+      expect(await runSync(app.deps, again)).toMatchObject({ kind: "broken" });
+      expect((await connectionRow(app.deps, again)).last_error).toMatch(
+        /gave up after 60 failed syncs/,
+      );
     });
   });
 }
