@@ -5,7 +5,7 @@
  *   the `modified_after` bound is compared with the GMT column; a bound that carries a zone
  *   (`…Z`, `+02:00`) is first turned into the SITE's local time, as WordPress's date parsing
  *   does, so the bound moves by the site's offset. A bound without a zone is taken as given.
- * - Every order status (pending, processing, on-hold, completed, cancelled, refused, failed,
+ * - Every order status (pending, processing, on-hold, completed, cancelled, refunded, failed,
  *   trash, checkout-draft); the default `status=any` lists all but `trash`.
  * - Authentication: basic auth, or `consumer_key`/`consumer_secret` in the query string (what
  *   WooCommerce accepts over HTTPS; the fake stands behind the TLS proxy). `stripsAuthorization`

@@ -206,5 +206,12 @@ for (const engine of ENGINES) {
         /Shopify did not accept the connection: Shopify refused the query \(MAX_COST_EXCEEDED/,
       );
     });
+
+    it("an app without read_orders is told which scope to add", async () => {
+      await fresh({ scopes: "read_customers" });
+      await expect(connectWith()).rejects.toThrow(
+        /ACCESS_DENIED.*read_orders and read_customers scopes/,
+      );
+    });
   });
 }

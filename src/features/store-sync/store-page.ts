@@ -147,8 +147,11 @@ function countSkips(connection: StoredConnection, page: OrdersPage, skips: Skip[
     skipped += 1;
     reasons[reason] = (reasons[reason] ?? 0) + 1;
   }
-  const since = Date.parse(page.next.since);
-  const keep = [...seen].filter((k) => Number(k.slice(0, k.indexOf(":"))) >= since);
+  // What can be read again: the orders of the latest second seen (a pass or page starts a
+  // second before it); older skips are never met again.
+  const latest = page.next.maxSeen ?? page.next.since;
+  const from = page.next.maxSeen === null ? Date.parse(latest) : Date.parse(latest) - 1000;
+  const keep = [...seen].filter((k) => Number(k.slice(0, k.indexOf(":"))) >= from);
   const next: SyncCursor = { ...page.next, ...(keep.length > 0 ? { skipped: keep } : {}) };
   return { skipped, reasons, next };
 }

@@ -20,8 +20,8 @@ export interface SyncCursor {
   /** ISO 8601: the latest update seen in this pass. */
   maxSeen: string | null;
   /**
-   * `<updatedAt ms>:<order id>` of the orders skipped at or after `since`: the next page or pass
-   * reads them again (its overlap) and must not count them twice.
+   * `<updatedAt ms>:<order id>` of the orders skipped in the latest second seen: the next page
+   * or pass reads them again (its overlap) and must not count them twice.
    */
   skipped?: string[];
 }
