@@ -19,34 +19,12 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { ordersPage, type ShopifyOrderNode, withheld } from "./shopify-orders.js";
 import { queryCost } from "./shopify-query-cost.js";
 
-export interface ShopifyOrderNode {
-  legacyResourceId: string;
-  name: string;
-  test: boolean;
-  email: string | null;
-  phone: string | null;
-  createdAt: string;
-  updatedAt: string;
-  totalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
-  customer: {
-    id: string;
-    firstName: string | null;
-    lastName: string | null;
-    defaultEmailAddress: { emailAddress: string } | null;
-    defaultPhoneNumber: { phoneNumber: string } | null;
-  } | null;
-  billingAddress: {
-    firstName: string | null;
-    lastName: string | null;
-    phone: string | null;
-    city: string | null;
-    provinceCode: string | null;
-    zip: string | null;
-    countryCodeV2: string | null;
-  } | null;
-}
+export { type ShopifyOrderNode, shopifyOrder } from "./shopify-orders.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type ShopifyReply =
   | { status: number; body?: string; headers?: Record<string, string> }
@@ -94,50 +72,6 @@ export interface FakeShopifyOptions {
   protectedCustomerData?: boolean;
   /** Lifetime of a client-credentials token. Default 86399 (Shopify's 24 hours). */
   tokenTtlSeconds?: number;
-}
-
-let sequence = 1000;
-
-/** An order node as the Admin API returns it; `at` dates both createdAt and updatedAt. */
-export function shopifyOrder(
-  email: string | null,
-  at: Date,
-  extra: Partial<ShopifyOrderNode> & {
-    first?: string;
-    last?: string;
-    total?: string;
-    currency?: string;
-  } = {},
-): ShopifyOrderNode {
-  const id = String(++sequence);
-  const { first = "Grace", last = "Hopper", total = "1250.00", currency = "USD", ...rest } = extra;
-  return {
-    legacyResourceId: id,
-    name: `#${id}`,
-    test: false,
-    email,
-    phone: null,
-    createdAt: at.toISOString(),
-    updatedAt: at.toISOString(),
-    totalPriceSet: { shopMoney: { amount: total, currencyCode: currency } },
-    customer: {
-      id: `gid://shopify/Customer/${7000 + sequence}`,
-      firstName: first,
-      lastName: last,
-      defaultEmailAddress: email === null ? null : { emailAddress: email },
-      defaultPhoneNumber: null,
-    },
-    billingAddress: {
-      firstName: first,
-      lastName: last,
-      phone: null,
-      city: "Atherton",
-      provinceCode: "CA",
-      zip: "94027",
-      countryCodeV2: "US",
-    },
-    ...rest,
-  };
 }
 
 export async function startFakeShopify(options: FakeShopifyOptions = {}): Promise<FakeShopify> {
@@ -367,74 +301,5 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** An app without protected customer data access: the data, nulled, WITH ACCESS_DENIED errors. */
-function withheld(page: ReturnType<typeof ordersPage>, cost: unknown) {
-  const errors: unknown[] = [];
-  const edges = page.edges.map((edge, i) => {
-    const at = (field: string) => ["orders", "edges", i, "node", field];
-    errors.push(
-      {
-        message:
-          "This app is not approved to access the Customer object. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.",
-        path: at("customer"),
-        extensions: { code: "ACCESS_DENIED" },
-      },
-      {
-        message:
-          "This app is not approved to use the email field. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.",
-        path: at("email"),
-        extensions: { code: "ACCESS_DENIED" },
-      },
-    );
-    return {
-      ...edge,
-      node: { ...edge.node, email: null, phone: null, customer: null, billingAddress: null },
-    };
-  });
-  return { data: { orders: { ...page, edges } }, errors, extensions: { cost } };
-}
-
-function ordersPage(all: ShopifyOrderNode[], first: number, after: unknown, search: unknown) {
-  const filter = /updated_at:(>=?)'([^']+)'/.exec(typeof search === "string" ? search : "");
-  const key = (o: ShopifyOrderNode) =>
-    [Date.parse(o.updatedAt), Number(o.legacyResourceId)] as const;
-  const sorted = [...all]
-    .filter((o) => {
-      if (!filter) return true;
-      const bound = Date.parse(filter[2] as string);
-      const t = Date.parse(o.updatedAt);
-      return filter[1] === ">=" ? t >= bound : t > bound;
-    })
-    .sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1]);
-  let start = 0;
-  if (typeof after === "string") {
-    const c = JSON.parse(Buffer.from(after, "base64").toString("utf8")) as {
-      last_id: number;
-      last_value: number;
-    };
-    start = sorted.findIndex((o) => {
-      const [t, id] = key(o);
-      return t > c.last_value || (t === c.last_value && id > c.last_id);
-    });
-    if (start < 0) start = sorted.length;
-  }
-  const slice = sorted.slice(start, start + first);
-  const cursorOf = (o: ShopifyOrderNode) => {
-    const [t, id] = key(o);
-    return Buffer.from(JSON.stringify({ last_id: id, last_value: t })).toString("base64");
-  };
-  const edges = slice.map((node) => ({ cursor: cursorOf(node), node }));
-  const lastEdge = edges.at(-1);
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: start + first < sorted.length,
-      endCursor: lastEdge ? lastEdge.cursor : null,
-    },
   };
 }
