@@ -130,6 +130,8 @@ export function createWooCommerceClient(
 
   async function call(params: URLSearchParams, signal: AbortSignal, tried: typeof mode) {
     const query = new URLSearchParams(params);
+    // The site's address is https (normalizeSiteUrl; http only for loopback tests), so the key
+    // in the query string travels encrypted, as WooCommerce requires for this form.
     if (tried.queryAuth) {
       query.set("consumer_key", key);
       query.set("consumer_secret", secret);

@@ -135,11 +135,19 @@ for (const engine of ENGINES) {
       expect((await connectionRow(app.deps, id)).credentials).not.toContain(w.secret);
     });
 
-    it("a site on Plain permalinks is read at ?rest_route=", async () => {
-      const w = await site({ plainPermalinks: true });
-      w.orders.push(wooOrder(`plain-${n}@acme.com`, ago(HOUR)));
+    it("a site on Plain permalinks is read at ?rest_route=; its rupees stay rupees", async () => {
+      const w = await site({ plainPermalinks: true, utcOffsetMinutes: 5 * 60 + 30 });
+      w.orders.push(
+        wooOrder(`plain-${n}@acme.com`, ago(HOUR), { total: "84999.00", currency: "INR" }),
+      );
       const id = await connectTo(w);
       expect(await runSync(app.deps, id)).toEqual({ kind: "synced", newOrders: 1 });
+      const [stored] = await app.deps.db.kysely
+        .selectFrom("orders")
+        .select(["currency", "total"])
+        .where("store_id", "=", account.storeId)
+        .execute();
+      expect(stored).toEqual({ currency: "INR", total: "84999.00" });
       const before = w.requests.length;
       await runSync(app.deps, id);
       expect(w.requests.slice(before).map((r) => r.status)).toEqual([200]);
