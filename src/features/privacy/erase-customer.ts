@@ -4,16 +4,16 @@
  * Null when the account has no such customer (another account's customer included).
  *
  * A later order with the same e-mail makes a new customer: new id, new enrichment, new charge.
- * The erased customer's order ids are kept as keyed hashes (orders/forgotten-orders.ts), so that
+ * The erased customer's order ids are kept as keyed hashes (remember-erased-orders.ts), so that
  * a store sync or a file import that meets one of those orders again does not take it.
  */
 import type { Deps } from "../../deps.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import type { CustomerLookup } from "../customers/get-customer-report.js";
-import { forgottenOrderKeys, recordForgottenOrders } from "../orders/forgotten-orders.js";
 import { type ErasedCounts, eraseCustomerRows } from "./erase-customer-rows.js";
 import { findAccountCustomerId } from "./find-account-customer.js";
+import { rememberErasedOrders } from "./remember-erased-orders.js";
 import { scrubDatabaseFiles } from "./scrub-database-files.js";
 
 export interface ErasedCustomer {
@@ -30,20 +30,7 @@ export async function eraseCustomer(
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const customerId = await findAccountCustomerId(trx, input.accountId, input.lookup);
     if (customerId === null) return null;
-    const orders = await trx
-      .selectFrom("orders")
-      .select(["store_id", "external_order_id"])
-      .where("customer_id", "=", customerId)
-      .where("external_order_id", "is not", null)
-      .execute();
-    const keys = forgottenOrderKeys(deps.config.storeSync.tokenKey);
-    const storeId = orders[0]?.store_id;
-    if (storeId !== undefined) {
-      const ids = orders.flatMap((o) =>
-        o.external_order_id === null ? [] : [o.external_order_id],
-      );
-      await recordForgottenOrders(trx, keys, storeId, ids, deps.clock.now());
-    }
+    await rememberErasedOrders(trx, deps.config, customerId, deps.clock.now());
     const erased = await eraseCustomerRows(trx, customerId);
     await recordAuditEvent(
       trx,

@@ -3,7 +3,8 @@
  * pass that reads their order again (the pass's overlap, or the order edited in the store), a
  * WooCommerce pass, and a re-import of the same file do not bring them back; each such order is
  * counted as skipped ("forgotten customer"). A new order from the same person later is a new
- * customer. The table holds keyed hashes: neither the order id nor the e-mail.
+ * customer. Customers erased by retention stay erased the same way. The table holds keyed
+ * hashes: neither the order id nor the e-mail.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +28,7 @@ import { cliActor } from "../audit/audit-actor.js";
 import { importOrders } from "../order-import/import-orders.js";
 import { listConnections } from "../store-sync/list-connections.js";
 import { eraseCustomer } from "./erase-customer.js";
+import { eraseInactiveCustomers } from "./retention/erase-inactive-customers.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 const dir = mkdtempSync(join(tmpdir(), "velvet-forgotten-"));
@@ -38,7 +40,9 @@ for (const engine of ENGINES) {
     let woo: FakeWooCommerce;
 
     beforeAll(async () => {
-      app = await startTestApp(engine, { env: STORE_SYNC_ENV });
+      app = await startTestApp(engine, {
+        env: { ...STORE_SYNC_ENV, CUSTOMER_RETENTION_DAYS: "365" },
+      });
       [shopify, woo] = await Promise.all([startFakeShopify(), startFakeWooCommerce()]);
     });
     afterAll(async () => {
@@ -127,6 +131,31 @@ for (const engine of ENGINES) {
       expect(await forget(account, email)).not.toBeNull();
       expect(await run(false)).toMatchObject({ newCustomers: 0, forgotten: 2, skipped: 1 });
       expect(await run(true)).toMatchObject({ newCustomers: 0, forgotten: 2, skipped: 1 });
+      expect(await customersOf(account, email)).toHaveLength(0);
+    });
+
+    it("a customer erased by retention is not brought back by importing the old export again", async () => {
+      const account = await app.createAccount({ name: "Retention Import" });
+      const email = `retired-${engine.name}@example.com`;
+      const path = join(dir, `retention-${engine.name}.csv`);
+      writeFileSync(
+        path,
+        [
+          "email,first_name,last_name,phone,city,state,zipcode,country,order_id,order_number,total,currency,ordered_at",
+          `${email},Grace,Hopper,,Arlington,VA,22201,US,r-1,1,20.00,USD,2023-05-02T10:00:00Z`,
+        ].join("\n"),
+      );
+      const run = () =>
+        importOrders(app.deps, {
+          accountId: account.accountId,
+          file: path,
+          apply: true,
+          alerts: false,
+        });
+      expect(await run()).toMatchObject({ newCustomers: 1 });
+      expect((await eraseInactiveCustomers(app.deps)).erased).toBeGreaterThanOrEqual(1);
+      expect(await customersOf(account, email)).toHaveLength(0);
+      expect(await run()).toMatchObject({ newCustomers: 0, forgotten: 1 });
       expect(await customersOf(account, email)).toHaveLength(0);
     });
   });
