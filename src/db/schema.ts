@@ -67,6 +67,8 @@ export interface CustomersTable {
   address_zipcode: string | null;
   address_country: string | null;
   enrichment_status: EnrichmentStatus;
+  /** The Shopify customer's GID from the latest order synced from Shopify; null otherwise. */
+  shopify_customer_id: Generated<string | null>;
   created_at: number;
   updated_at: number;
 }
@@ -326,6 +328,8 @@ export interface StoreConnectionsTable {
   last_sync_at: number | null;
   orders_synced: number;
   orders_skipped: number;
+  /** JSON `{reason: count}` of the orders not taken. */
+  skip_reasons: Generated<string>;
   /** Consecutive failed syncs (backoff); 0 after a good one. */
   failures: number;
   last_error: string | null;
@@ -333,7 +337,15 @@ export interface StoreConnectionsTable {
   updated_at: number;
 }
 
+/** A keyed hash of an order id that belonged to a forgotten customer (features/orders). */
+export interface ForgottenOrdersTable {
+  store_id: string;
+  order_hash: string;
+  created_at: number;
+}
+
 export interface Database {
+  forgotten_orders: ForgottenOrdersTable;
   store_connections: StoreConnectionsTable;
   accounts: AccountsTable;
   users: UsersTable;

@@ -1,41 +1,30 @@
 /**
- * A fake Shopify Admin GraphQL API on loopback, speaking its wire format:
- * `POST /admin/api/<version>/graphql.json` with `X-Shopify-Access-Token`, a JSON body
- * `{query, variables}`. It reads the query enough to serve `orders(first, after, query,
- * sortKey: UPDATED_AT)`: the `updated_at:>='…'` (or `>`) filter, edges with opaque cursors
- * (base64 JSON of the last sort value and id, as Shopify's are) and `pageInfo {hasNextPage
- * endCursor}`. Every answer carries `extensions.cost` from a real leaky bucket
- * (maximumAvailable, restoreRate per second); a query the bucket cannot pay for is answered
- * `THROTTLED` exactly as Shopify does. A wrong token is a 401; replies can be scripted (429 with
- * Retry-After, any status).
+ * A fake Shopify Admin GraphQL API on loopback, speaking its wire format and applying its rules:
+ * - `POST /admin/oauth/access_token` (form: grant_type=client_credentials, client_id,
+ *   client_secret) → `{access_token, scope, expires_in}`, the client-credentials grant of Dev
+ *   Dashboard apps; those tokens expire (`tokenTtlSeconds`, or `expireTokens()`), after which
+ *   the API answers 401 as Shopify does. A fixed `shpat_` token never expires.
+ * - `POST /admin/api/<version>/graphql.json` with `X-Shopify-Access-Token`, a JSON body
+ *   `{query, variables}`: `orders(first, after, query, sortKey: UPDATED_AT)` with the
+ *   `updated_at:>='…'` (or `>`) filter, opaque cursors (base64 JSON of the last sort value and
+ *   id, as Shopify's are) and `pageInfo`; and `currentAppInstallation { accessScopes }`.
+ * - Query cost as Shopify calculates it (shopify-query-cost.ts), charged to a leaky bucket
+ *   (maximumAvailable, restoreRate per second) and reported in `extensions.cost`; a query the
+ *   bucket cannot pay for is `THROTTLED`, one above the maximum `MAX_COST_EXCEEDED`.
+ * - Without the `read_all_orders` scope only orders created in the last 60 days are returned.
+ * - Without protected customer data access (`protectedCustomerData: false`) orders come WITH
+ *   `ACCESS_DENIED` errors: the customer, e-mail, phone and addresses are null.
+ * Replies can be scripted (429 with Retry-After, any status).
  */
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { ordersPage, type ShopifyOrderNode, withheld } from "./shopify-orders.js";
+import { queryCost } from "./shopify-query-cost.js";
 
-export interface ShopifyOrderNode {
-  legacyResourceId: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  createdAt: string;
-  updatedAt: string;
-  totalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
-  customer: {
-    firstName: string | null;
-    lastName: string | null;
-    email: string | null;
-    phone: string | null;
-  } | null;
-  billingAddress: {
-    firstName: string | null;
-    lastName: string | null;
-    phone: string | null;
-    city: string | null;
-    provinceCode: string | null;
-    zip: string | null;
-    countryCodeV2: string | null;
-  } | null;
-}
+export { type ShopifyOrderNode, shopifyOrder } from "./shopify-orders.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type ShopifyReply =
   | { status: number; body?: string; headers?: Record<string, string> }
@@ -43,10 +32,14 @@ export type ShopifyReply =
 
 export interface ShopifyRequest {
   at: number;
+  /** "graphql" or "token" (the client-credentials grant). */
+  path: "graphql" | "token" | "other";
   token: string | undefined;
   variables: Record<string, unknown>;
   /** What the fake answered: 200, "THROTTLED", or the scripted status. */
   answered: number | "THROTTLED";
+  /** The cost charged (requested) for a GraphQL query. */
+  cost?: number;
 }
 
 export interface FakeShopify {
@@ -54,11 +47,18 @@ export interface FakeShopify {
   /** What `--shop` takes in tests (private addresses allowed). */
   shop: string;
   token: string;
+  clientId: string;
+  clientSecret: string;
   orders: ShopifyOrderNode[];
   requests: ShopifyRequest[];
-  /** Queues replies for the next requests, in order, before any order query is answered. */
+  /** Queues replies for the next GraphQL requests, in order, before any query is answered. */
   reply(...replies: ShopifyReply[]): void;
+  /** Every token the grant gave so far expires now (as 24 hours later). */
+  expireTokens(): void;
   bucket: { maximumAvailable: number; restoreRate: number; currentlyAvailable: number };
+  options: Required<
+    Pick<FakeShopifyOptions, "scopes" | "protectedCustomerData" | "tokenTtlSeconds">
+  >;
   close(): Promise<void>;
 }
 
@@ -66,42 +66,25 @@ export interface FakeShopifyOptions {
   token?: string;
   maximumAvailable?: number;
   restoreRate?: number;
-}
-
-let sequence = 1000;
-
-/** An order node as the Admin API returns it; `at` dates both createdAt and updatedAt. */
-export function shopifyOrder(
-  email: string | null,
-  at: Date,
-  extra: Partial<ShopifyOrderNode> & { first?: string; last?: string; total?: string } = {},
-): ShopifyOrderNode {
-  const id = String(++sequence);
-  const { first = "Grace", last = "Hopper", total = "1250.00", ...rest } = extra;
-  return {
-    legacyResourceId: id,
-    name: `#${id}`,
-    email,
-    phone: null,
-    createdAt: at.toISOString(),
-    updatedAt: at.toISOString(),
-    totalPriceSet: { shopMoney: { amount: total, currencyCode: "USD" } },
-    customer: { firstName: first, lastName: last, email, phone: null },
-    billingAddress: {
-      firstName: first,
-      lastName: last,
-      phone: null,
-      city: "Atherton",
-      provinceCode: "CA",
-      zip: "94027",
-      countryCodeV2: "US",
-    },
-    ...rest,
-  };
+  /** Granted scopes, comma-separated. Default read_orders,read_customers,read_all_orders. */
+  scopes?: string;
+  /** false: the app has no access to protected customer data. Default true. */
+  protectedCustomerData?: boolean;
+  /** Lifetime of a client-credentials token. Default 86399 (Shopify's 24 hours). */
+  tokenTtlSeconds?: number;
 }
 
 export async function startFakeShopify(options: FakeShopifyOptions = {}): Promise<FakeShopify> {
   const token = options.token ?? "shpat_fake_token_0123456789abcdef";
+  const clientId = "3b1f0c2d9e8a7b6c5d4e3f2a1b0c9d8e";
+  const clientSecret = "shpss_fake_client_secret_0123456789";
+  const settings = {
+    scopes: options.scopes ?? "read_orders,read_customers,read_all_orders",
+    protectedCustomerData: options.protectedCustomerData ?? true,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 86_399,
+  };
+  /** Tokens the grant gave, with when each expires. */
+  const granted = new Map<string, number>();
   const orders: ShopifyOrderNode[] = [];
   const requests: ShopifyRequest[] = [];
   const queue: ShopifyReply[] = [];
@@ -128,6 +111,8 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       restoreRate: bucket.restoreRate,
     },
   });
+  const tokenValid = (t: string | undefined) =>
+    t !== undefined && (t === token || (granted.get(t) ?? 0) > Date.now());
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -137,29 +122,62 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
         res.end(typeof body === "string" ? body : JSON.stringify(body));
       };
+      const raw = Buffer.concat(chunks).toString("utf8");
       const given = req.headers["x-shopify-access-token"];
       const tokenSent = Array.isArray(given) ? given[0] : given;
+      if (req.method === "POST" && req.url === "/admin/oauth/access_token") {
+        const form = new URLSearchParams(raw);
+        const answered =
+          form.get("grant_type") !== "client_credentials"
+            ? 400
+            : form.get("client_id") !== clientId || form.get("client_secret") !== clientSecret
+              ? 401
+              : 200;
+        requests.push({ at: Date.now(), path: "token", token: undefined, variables: {}, answered });
+        if (answered === 400) return send(400, { error: "unsupported_grant_type" });
+        if (answered === 401) {
+          return send(401, {
+            error: "invalid_client",
+            error_description: "Client authentication failed due to unknown client.",
+          });
+        }
+        const issued = `shpat_${randomBytes(16).toString("hex")}`;
+        granted.set(issued, Date.now() + settings.tokenTtlSeconds * 1000);
+        return send(200, {
+          access_token: issued,
+          scope: settings.scopes,
+          expires_in: settings.tokenTtlSeconds,
+        });
+      }
       let parsed: { query?: string; variables?: Record<string, unknown> } = {};
       try {
-        parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        parsed = JSON.parse(raw);
       } catch {
-        // answered 400 below
+        // answered below as a query the fake does not serve
       }
-      const record = (answered: ShopifyRequest["answered"]) =>
+      const record = (answered: ShopifyRequest["answered"], charged?: number) =>
         requests.push({
           at: Date.now(),
+          path: "graphql",
           token: tokenSent,
           variables: parsed.variables ?? {},
           answered,
+          cost: charged,
         });
       if (
         req.method !== "POST" ||
         !/^\/admin\/api\/\d{4}-\d{2}\/graphql\.json$/.test(req.url ?? "")
       ) {
-        record(404);
+        requests.push({
+          at: Date.now(),
+          path: "other",
+          token: tokenSent,
+          variables: {},
+          answered: 404,
+        });
         return send(404, { errors: "Not Found" });
       }
-      if (tokenSent !== token) {
+      if (!tokenValid(tokenSent)) {
         record(401);
         return send(401, {
           errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
@@ -168,13 +186,28 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       const scripted = queue.shift();
       refill();
       const variables = parsed.variables ?? {};
-      const first = Number(variables.first ?? 0);
-      const requested = first + 2;
+      const query = parsed.query ?? "";
+      const requested = queryCost(query, variables);
+      if (scripted === undefined && requested > bucket.maximumAvailable) {
+        record(200, requested);
+        return send(200, {
+          errors: [
+            {
+              message: `Query cost is ${requested}, which exceeds the single query max cost limit (${bucket.maximumAvailable}).`,
+              extensions: {
+                code: "MAX_COST_EXCEEDED",
+                cost: requested,
+                maxCost: bucket.maximumAvailable,
+              },
+            },
+          ],
+        });
+      }
       if (
         scripted === "throttled" ||
         (scripted === undefined && bucket.currentlyAvailable < requested)
       ) {
-        record("THROTTLED");
+        record("THROTTLED", requested);
         return send(200, {
           errors: [
             {
@@ -192,7 +225,16 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         record(scripted.status);
         return send(scripted.status, scripted.body ?? "", scripted.headers);
       }
-      const query = parsed.query ?? "";
+      const scopes = settings.scopes.split(",");
+      if (/\bcurrentAppInstallation\b/.test(query)) {
+        bucket.currentlyAvailable -= requested;
+        record(200, requested);
+        const accessScopes = scopes.map((handle) => ({ handle }));
+        return send(200, {
+          data: { currentAppInstallation: { accessScopes } },
+          extensions: { cost: cost(requested, requested) },
+        });
+      }
       if (
         !/\borders\s*\(/.test(query) ||
         !/sortKey:\s*UPDATED_AT/.test(query) ||
@@ -203,11 +245,38 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
           errors: [{ message: "the fake serves only the orders connection sorted by UPDATED_AT" }],
         });
       }
-      const page = ordersPage(orders, first, variables.after, variables.query);
-      bucket.currentlyAvailable -= requested;
-      const actual = page.edges.length + 2;
-      bucket.currentlyAvailable += requested - actual; // Shopify refunds the difference
-      record(200);
+      if (!scopes.includes("read_orders")) {
+        record(200, requested);
+        return send(200, {
+          data: null,
+          errors: [
+            {
+              message:
+                "Access denied for orders field. Required access: `read_orders` access scope.",
+              path: ["orders"],
+              extensions: {
+                code: "ACCESS_DENIED",
+                documentation: "https://shopify.dev/api/usage/access-scopes",
+              },
+            },
+          ],
+        });
+      }
+      // Without read_all_orders, Shopify shows an app only the last 60 days of orders.
+      const visible = scopes.includes("read_all_orders")
+        ? orders
+        : orders.filter((o) => Date.parse(o.createdAt) >= Date.now() - 60 * DAY_MS);
+      const page = ordersPage(
+        visible,
+        Number(variables.first ?? 0),
+        variables.after,
+        variables.query,
+      );
+      const actual = queryCost(query, variables, page.edges.length);
+      bucket.currentlyAvailable -= actual; // Shopify refunds what the query did not use
+      record(200, requested);
+      if (!settings.protectedCustomerData)
+        return send(200, withheld(page, cost(requested, actual)));
       send(200, { data: { orders: page }, extensions: { cost: cost(requested, actual) } });
     });
   });
@@ -217,54 +286,20 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     origin,
     shop: origin,
     token,
+    clientId,
+    clientSecret,
     orders,
     requests,
     bucket,
+    options: settings,
     reply: (...replies) => queue.push(...replies),
+    expireTokens: () => {
+      for (const t of granted.keys()) granted.set(t, 0);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
-}
-
-function ordersPage(all: ShopifyOrderNode[], first: number, after: unknown, search: unknown) {
-  const filter = /updated_at:(>=?)'([^']+)'/.exec(typeof search === "string" ? search : "");
-  const key = (o: ShopifyOrderNode) =>
-    [Date.parse(o.updatedAt), Number(o.legacyResourceId)] as const;
-  const sorted = [...all]
-    .filter((o) => {
-      if (!filter) return true;
-      const bound = Date.parse(filter[2] as string);
-      const t = Date.parse(o.updatedAt);
-      return filter[1] === ">=" ? t >= bound : t > bound;
-    })
-    .sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1]);
-  let start = 0;
-  if (typeof after === "string") {
-    const c = JSON.parse(Buffer.from(after, "base64").toString("utf8")) as {
-      last_id: number;
-      last_value: number;
-    };
-    start = sorted.findIndex((o) => {
-      const [t, id] = key(o);
-      return t > c.last_value || (t === c.last_value && id > c.last_id);
-    });
-    if (start < 0) start = sorted.length;
-  }
-  const slice = sorted.slice(start, start + first);
-  const cursorOf = (o: ShopifyOrderNode) => {
-    const [t, id] = key(o);
-    return Buffer.from(JSON.stringify({ last_id: id, last_value: t })).toString("base64");
-  };
-  const edges = slice.map((node) => ({ cursor: cursorOf(node), node }));
-  const lastEdge = edges.at(-1);
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: start + first < sorted.length,
-      endCursor: lastEdge ? lastEdge.cursor : null,
-    },
   };
 }

@@ -1,5 +1,18 @@
 /**
- * A fake WooCommerce REST API v3 on loopback, speaking its wire format:
+ * A fake WooCommerce REST API v3 on loopback, speaking its wire format and applying WordPress's
+ * rules:
+ * - The site has a time zone (`utcOffsetMinutes`: +9 h, +5:30, −5 h…). With `dates_are_gmt=true`
+ *   the `modified_after` bound is compared with the GMT column; a bound that carries a zone
+ *   (`…Z`, `+02:00`) is first turned into the SITE's local time, as WordPress's date parsing
+ *   does, so the bound moves by the site's offset. A bound without a zone is taken as given.
+ * - Every order status (pending, processing, on-hold, completed, cancelled, refunded, failed,
+ *   trash, checkout-draft); the default `status=any` lists all but `trash`.
+ * - Authentication: basic auth, or `consumer_key`/`consumer_secret` in the query string (what
+ *   WooCommerce accepts over HTTPS; the fake stands behind the TLS proxy). `stripsAuthorization`
+ *   plays a host that drops the Authorization header: WooCommerce then answers 401.
+ * - `plainPermalinks`: the site has no `/wp-json/` (a WordPress 404 page); the API answers at
+ *   `/?rest_route=/wc/v3/orders`.
+ * The rest, as before:
  * `GET /wp-json/wc/v3/orders` with HTTP basic auth (consumer key and secret), the query
  * parameters `modified_after` (with `dates_are_gmt=true`), `orderby=modified`, `order=asc`,
  * `per_page` and `page`, and the paging headers WordPress sends: `X-WP-Total`,
@@ -36,6 +49,25 @@ export interface WooRequest {
   status: number;
 }
 
+export interface FakeWooCommerceOptions {
+  /** The site's time zone as an offset from UTC, in minutes. Default 0. */
+  utcOffsetMinutes?: number;
+  stripsAuthorization?: boolean;
+  plainPermalinks?: boolean;
+}
+
+export const WOO_STATUSES = [
+  "pending",
+  "processing",
+  "on-hold",
+  "completed",
+  "cancelled",
+  "refunded",
+  "failed",
+  "trash",
+  "checkout-draft",
+] as const;
+
 export interface FakeWooCommerce {
   /** The site's address (what `--url` takes). */
   url: string;
@@ -59,14 +91,14 @@ function gmt(at: Date): string {
 export function wooOrder(
   email: string,
   at: Date,
-  extra: { first?: string; last?: string; total?: string } = {},
+  extra: { first?: string; last?: string; total?: string; status?: string; currency?: string } = {},
 ): WooOrderJson {
   const id = ++sequence;
   return {
     id,
     number: String(id),
-    status: "processing",
-    currency: "USD",
+    status: extra.status ?? "processing",
+    currency: extra.currency ?? "USD",
     total: extra.total ?? "1250.00",
     date_created_gmt: gmt(at),
     date_modified_gmt: gmt(at),
@@ -87,7 +119,10 @@ export function touchWooOrder(order: WooOrderJson, at = new Date()): void {
   order.date_modified_gmt = gmt(at);
 }
 
-export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
+export async function startFakeWooCommerce(
+  options: FakeWooCommerceOptions = {},
+): Promise<FakeWooCommerce> {
+  const offsetMs = (options.utcOffsetMinutes ?? 0) * 60_000;
   const key = "ck_0123456789abcdef0123456789abcdef01234567";
   const secret = "cs_fedcba9876543210fedcba9876543210fedcba98";
   const orders: WooOrderJson[] = [];
@@ -102,14 +137,43 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
       res.writeHead(status, { "content-type": "application/json; charset=UTF-8", ...headers });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
-    if (req.method !== "GET" || url.pathname !== "/wp-json/wc/v3/orders") {
+    const route = options.plainPermalinks
+      ? url.pathname === "/"
+        ? url.searchParams.get("rest_route")
+        : null
+      : url.pathname.startsWith("/wp-json/")
+        ? url.pathname.slice("/wp-json".length)
+        : url.pathname === "/"
+          ? url.searchParams.get("rest_route")
+          : null;
+    if (route === null) {
+      requests.push({ at: Date.now(), query: url.searchParams, status: 404 });
+      res.writeHead(404, { "content-type": "text/html; charset=UTF-8" });
+      return res.end(
+        "<!doctype html><title>Page not found</title><h1>Oops! That page can't be found.</h1>",
+      );
+    }
+    if (req.method !== "GET" || route !== "/wc/v3/orders") {
       return send(404, {
         code: "rest_no_route",
         message: "No route was found matching the URL and request method.",
         data: { status: 404 },
       });
     }
-    if (req.headers.authorization !== expected) {
+    const header = options.stripsAuthorization ? undefined : req.headers.authorization;
+    const queryKey = url.searchParams.get("consumer_key");
+    if (header === undefined && queryKey === null) {
+      return send(401, {
+        code: "woocommerce_rest_authentication_error",
+        message: "Consumer key is missing.",
+        data: { status: 401 },
+      });
+    }
+    const authorized =
+      header !== undefined
+        ? header === expected
+        : queryKey === key && url.searchParams.get("consumer_secret") === secret;
+    if (!authorized) {
       return send(401, {
         code: "woocommerce_rest_cannot_view",
         message: "Sorry, you cannot list resources.",
@@ -122,12 +186,22 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
     const perPage = Math.min(Number(q.get("per_page") ?? 10), 100);
     const page = Number(q.get("page") ?? 1);
     const after = q.get("modified_after");
-    // modified_after is strict; dates_are_gmt=true compares with date_modified_gmt.
-    const bound =
-      after === null ? null : Date.parse(/Z$|[+-]\d\d:\d\d$/.test(after) ? after : `${after}Z`);
+    // modified_after is strict. A bound with a zone becomes the site's local wall time first
+    // (WordPress's date parsing); with dates_are_gmt=true that wall time is then compared with
+    // the GMT column as if it were GMT. Without dates_are_gmt, the local column is compared.
+    const gmtColumn = q.get("dates_are_gmt") === "true";
+    let bound: number | null = null;
+    if (after !== null) {
+      const zoned = /[zZ]$|[+-]\d\d:?\d\d$/.test(after);
+      const wall = zoned ? Date.parse(after) + offsetMs : Date.parse(`${after}Z`);
+      bound = gmtColumn ? wall : wall - offsetMs;
+    }
+    const statuses = (q.get("status") ?? "any").split(",");
+    const listed = (o: WooOrderJson) =>
+      statuses.includes("any") ? o.status !== "trash" : statuses.includes(o.status);
     const time = (o: WooOrderJson) => Date.parse(`${o.date_modified_gmt}Z`);
     const matching = orders
-      .filter((o) => bound === null || time(o) > bound)
+      .filter((o) => listed(o) && (bound === null || time(o) > bound))
       .sort((a, b) => (q.get("orderby") === "modified" ? time(a) - time(b) : 0) || a.id - b.id);
     if (q.get("order") === "desc") matching.reverse();
     const total = matching.length;
@@ -143,7 +217,14 @@ export async function startFakeWooCommerce(): Promise<FakeWooCommerce> {
       ...(page > 1 ? [`${link(page - 1)}; rel="prev"`] : []),
       ...(page < totalPages ? [`${link(page + 1)}; rel="next"`] : []),
     ];
-    send(200, slice, {
+    const local = (gmtText: string) =>
+      new Date(Date.parse(`${gmtText}Z`) + offsetMs).toISOString().slice(0, 19);
+    const body = slice.map((o) => ({
+      ...o,
+      date_created: local(o.date_created_gmt),
+      date_modified: local(o.date_modified_gmt),
+    }));
+    send(200, body, {
       "x-wp-total": String(total),
       "x-wp-totalpages": String(totalPages),
       ...(links.length > 0 ? { link: links.join(", ") } : {}),

@@ -127,6 +127,7 @@ for (const engine of ENGINES) {
         charges: 2,
         amountUsd: "0.10",
         skipped: 0,
+        forgotten: 0,
         errors: 1,
       });
       const events = done.stderr

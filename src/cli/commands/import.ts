@@ -96,6 +96,10 @@ function describe(s: ImportSummary, applied: boolean): string {
     `${applied ? "Charged" : "Would charge"}: ${plural(s.charges, "enrichment")}, ${formatMoney(s.amountUsd, "USD")}`,
     `${applied ? "Already imported (skipped)" : "Already imported (would skip)"}: ${n(s.skipped)}; bad rows: ${n(s.errors)}`,
   ];
+  if (s.forgotten > 0)
+    lines.push(
+      `Orders of forgotten customers (${applied ? "skipped" : "would skip"}): ${n(s.forgotten)}`,
+    );
   if (!applied) lines.unshift("Dry run: nothing was written. Run again with --yes to import.");
   return lines.join("\n");
 }

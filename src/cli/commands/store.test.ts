@@ -144,5 +144,42 @@ for (const engine of ENGINES) {
         expect(audit.stdout).toContain(label);
       }
     }, 60_000);
+
+    it("connects a Dev Dashboard app by client id and secret, says when Shopify cuts the backfill, lists skips by reason", async () => {
+      const shop = await startFakeShopify({ scopes: "read_orders,read_customers" });
+      try {
+        shop.orders.push(shopifyOrder("grace@navy-systems.com", new Date(Date.now() - 86_400_000)));
+        shop.orders.push({
+          ...shopifyOrder("test@navy-systems.com", new Date(Date.now() - 3_600_000)),
+          test: true,
+        });
+        const base = ["store", "connect", "shopify", "--account", accountId, "--shop", shop.shop];
+        const both = await runVelvet([...base, "--token", shop.token, "--client-id", "x"], env);
+        expect(both.code).not.toBe(0);
+        expect(both.stderr).toMatch(/either --client-id and --client-secret .* or --token/);
+
+        const app = ["--client-id", shop.clientId, "--client-secret", shop.clientSecret];
+        const connected = await runVelvet([...base, ...app, "--backfill-days", "365"], env);
+        expect(connected.code).toBe(0);
+        expect(connected.stdout).toContain("the last 60 days first");
+        expect(connected.stdout).toMatch(/Only 60 of the 365 days asked: .*read_all_orders/);
+        expect(connected.stdout + connected.stderr).not.toContain(shop.clientSecret);
+        const [row] = (
+          onlyJson(await runVelvet(["store", "list", "--json"], env)).connections as Array<{
+            connectionId: string;
+          }>
+        ).slice(-1);
+        const deps = await openTestDeps(database, { env: STORE_SYNC_ENV });
+        try {
+          expect(await runSync(deps, String(row?.connectionId))).toMatchObject({ newOrders: 1 });
+        } finally {
+          await closeDeps(deps);
+        }
+        const listed = await runVelvet(["store", "list", "--account", accountId], env);
+        expect(listed.stdout).toContain("skipped 1 (test order 1)");
+      } finally {
+        await shop.close();
+      }
+    }, 60_000);
   });
 }

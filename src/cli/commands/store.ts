@@ -13,7 +13,8 @@ import {
 } from "../../features/store-sync/manage-connection.js";
 import { createPlatformHttp } from "../../features/store-sync/platform-http.js";
 import { commandActor } from "../cli-actor.js";
-import { printResult } from "../output.js";
+
+import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 
@@ -52,14 +53,38 @@ async function connectAndPrint(shop: string, credentials: Credentials, opts: Con
     },
     { providers: false },
   );
-  printResult(Boolean(opts.json), { ...connected, backfillDays: opts.backfillDays }, () =>
+  printResult(Boolean(opts.json), connected, () =>
     [
       `${connected.reconnected ? "Reconnected" : "Connected"} ${connected.shop}: connection ${connected.connectionId}.`,
       connected.reconnected
         ? "New credentials saved; the sync carries on where it was."
-        : `The worker (velvet serve or velvet worker) pulls its orders, the last ${opts.backfillDays} days first.`,
+        : `The worker (velvet serve or velvet worker) pulls its orders, the last ${connected.backfillDays} days first.`,
+      ...(connected.backfillCut === null
+        ? []
+        : [
+            `Only ${connected.backfillDays} of the ${connected.backfillCut.asked} days asked: ${connected.backfillCut.reason}.`,
+          ]),
     ].join("\n"),
   );
+}
+
+interface ShopifyConnectOptions extends ConnectOptions {
+  shop: string;
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+function shopifyCredentials(opts: ShopifyConnectOptions): Credentials {
+  const app = opts.clientId !== undefined || opts.clientSecret !== undefined;
+  if (app === (opts.token !== undefined) || (app && (!opts.clientId || !opts.clientSecret))) {
+    throw new CliError(
+      "give either --client-id and --client-secret (a Dev Dashboard app) or --token (an Admin API token made in the shop's admin)",
+    );
+  }
+  return app
+    ? { platform: "shopify", clientId: opts.clientId, clientSecret: opts.clientSecret }
+    : { platform: "shopify", token: opts.token };
 }
 
 export function registerStore(program: Command): void {
@@ -68,10 +93,14 @@ export function registerStore(program: Command): void {
 
   connect
     .command("shopify")
-    .description("connect a Shopify shop with an Admin API access token (read_orders)")
+    .description(
+      "connect a Shopify shop: a Dev Dashboard app's client id and secret, or an Admin API token",
+    )
     .requiredOption("--account <id>", "the account id", parseId)
     .requiredOption("--shop <domain>", "the shop's domain, such as acme.myshopify.com")
-    .requiredOption("--token <token>", "the Admin API access token (shpat_…)")
+    .option("--client-id <id>", "the Dev Dashboard app's client id")
+    .option("--client-secret <secret>", "the Dev Dashboard app's client secret")
+    .option("--token <token>", "an Admin API access token (shpat_…) of an app made in the admin")
     .option(
       "--backfill-days <n>",
       "read the orders of the last N days first",
@@ -79,8 +108,8 @@ export function registerStore(program: Command): void {
       DEFAULT_BACKFILL_DAYS,
     )
     .option("--json", "print one JSON object")
-    .action((opts: ConnectOptions & { shop: string; token: string }) =>
-      connectAndPrint(opts.shop, { platform: "shopify", token: opts.token }, opts),
+    .action((opts: ShopifyConnectOptions) =>
+      connectAndPrint(opts.shop, shopifyCredentials(opts), opts),
     );
 
   connect
@@ -122,7 +151,7 @@ export function registerStore(program: Command): void {
               .map((c) =>
                 [
                   `${c.connectionId}  ${c.platform}  ${c.shop}  ${c.state}  credentials ${c.credentials}`,
-                  `  account ${c.accountId}  last sync ${c.lastSyncAt ?? "never"}  orders synced ${c.ordersSynced}  skipped ${c.ordersSkipped}`,
+                  `  account ${c.accountId}  last sync ${c.lastSyncAt ?? "never"}  orders synced ${c.ordersSynced}  skipped ${c.ordersSkipped}${describeSkips(c.skipReasons)}`,
                   ...(c.lastError === null ? [] : [`  last error: ${c.lastError}`]),
                 ].join("\n"),
               )
@@ -150,4 +179,10 @@ export function registerStore(program: Command): void {
     "forget a store's connection and credentials (its orders stay)",
     "disconnected",
   );
+}
+
+/** ` (test order 2, awaiting payment 1)`, or nothing. */
+export function describeSkips(reasons: Record<string, number>): string {
+  const parts = Object.entries(reasons).map(([reason, count]) => `${reason} ${count}`);
+  return parts.length === 0 ? "" : ` (${parts.join(", ")})`;
 }

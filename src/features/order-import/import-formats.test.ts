@@ -45,4 +45,36 @@ describe("detectFormat", () => {
       lastName: null,
     });
   });
+
+  it("removes Shopify's leading apostrophe from ZIP and phone columns, and reads the shipping address when there is no billing one", () => {
+    const header = [
+      "Name",
+      "Email",
+      "Total",
+      "Created at",
+      "Billing Name",
+      "Billing City",
+      "Billing Zip",
+      "Billing Country",
+      "Billing Phone",
+      "Shipping City",
+      "Shipping Zip",
+      "Shipping Country",
+      "Shipping Phone",
+      "Id",
+    ];
+    const shopify = detectFormat(header);
+    const read = (values: string[]) => shopify?.read(rowOf(header, values));
+    const billed = ["#1", "a@x.com", "1.00", "2024-01-01", "Ada Lovelace", "Atherton"];
+    expect(
+      read([...billed, "'94027", "US", "'+1 650 555 0100", "Boston", "'02134", "US", "", "7"]),
+    ).toMatchObject({ city: "Atherton", zipcode: "94027", phone: "+1 650 555 0100" });
+    const shipped = ["#2", "a@x.com", "1.00", "2024-01-01", "Ada Lovelace", "", "", "", ""];
+    expect(read([...shipped, "Boston", "'02134", "US", "'+1 617 555 0100", "8"])).toMatchObject({
+      city: "Boston",
+      zipcode: "02134",
+      country: "US",
+      phone: "+1 617 555 0100",
+    });
+  });
 });

@@ -11,6 +11,10 @@
  * - **Plain**: `email,first_name,last_name,phone,city,state,zipcode,country,order_id,
  *   order_number,total,currency,ordered_at`, one row per order, for any other source.
  * Column names are matched case-insensitively, in any order; extra columns are ignored.
+ *
+ * Shopify's export writes ZIP codes and phone numbers with a leading apostrophe (`'02134`,
+ * `'+1 617…`) so that spreadsheets keep the leading zeros; it is removed before validation.
+ * When an order has no billing address at all, its shipping address is read instead.
  */
 export type FormatName = "shopify" | "woocommerce" | "plain";
 
@@ -47,15 +51,17 @@ const SHOPIFY: ImportFormat = {
   groupKey: (row) => row("name") ?? row("id") ?? "",
   read: (row) => {
     const [firstName, lastName] = splitName(row("billing name") ?? row("shipping name"));
+    const billed = ["billing city", "billing zip", "billing country"].some((c) => row(c) !== null);
+    const address = billed ? "billing" : "shipping";
     return {
       email: row("email"),
       firstName,
       lastName,
-      phone: row("billing phone") ?? row("phone"),
-      city: row("billing city"),
-      state: row("billing province"),
-      zipcode: row("billing zip"),
-      country: row("billing country"),
+      phone: unquote(row("billing phone") ?? row("phone") ?? row("shipping phone")),
+      city: row(`${address} city`),
+      state: row(`${address} province`),
+      zipcode: unquote(row(`${address} zip`)),
+      country: row(`${address} country`),
       // `Id` (the numeric order id) is what the API and live sync receive as the order id;
       // exports from before Shopify added the column fall back to the name.
       orderId: row("id") ?? row("name"),
@@ -129,6 +135,13 @@ export function normalizeColumn(name: string): string {
     .replace(/^\uFEFF/, "")
     .trim()
     .toLowerCase();
+}
+
+/** Shopify's spreadsheet guard: `'02134` → `02134`. */
+function unquote(value: string | null): string | null {
+  if (value === null || !value.startsWith("'")) return value;
+  const rest = value.slice(1).trim();
+  return rest === "" ? null : rest;
 }
 
 /** "Ada King Lovelace" → ["Ada King", "Lovelace"]; one word → [word, null]. */

@@ -68,6 +68,7 @@ for (const engine of ENGINES) {
         charges: 2,
         amountUsd: "0.10",
         skipped: 0,
+        forgotten: 0,
         errors: 1,
       });
       expect(errors).toEqual([
@@ -285,6 +286,31 @@ for (const engine of ENGINES) {
           alerts: false,
         }),
       ).rejects.toThrow(/No account/);
+    });
+
+    it("keeps a ZIP that Shopify wrote with a leading apostrophe (and its leading zero)", async () => {
+      const account = await app.createAccount();
+      const path = file(
+        `shopify-zip-${engine.name}.csv`,
+        [
+          SHOPIFY_HEADER,
+          "#2001,radia@example.com,paid,,USD,300.00,300.00,2024-05-03T10:00:00Z,1,Coat,Radia Perlman,Boston,'02134,MA,US,'+1 617 555 0100,6001",
+        ].join("\n"),
+      );
+      const summary = await importOrders(app.deps, {
+        accountId: account.accountId,
+        file: path,
+        apply: true,
+        alerts: false,
+      });
+      expect(summary).toMatchObject({ orders: 1, errors: 0 });
+      const customer = await app.deps.db.kysely
+        .selectFrom("customers")
+        .select(["address_zipcode", "phone"])
+        .where("store_id", "=", account.storeId)
+        .executeTakeFirstOrThrow();
+      expect(customer.address_zipcode).toBe("02134");
+      expect(customer.phone).not.toContain("'");
     });
   });
 }

@@ -9,6 +9,8 @@
  *   an import would do: orders, distinct customers, new ones, charges and their amount.
  * - Idempotent and resumable: orders are de-duplicated by their id, customers by e-mail, so a
  *   second run (or the run after a crash or Ctrl-C) imports only what is missing.
+ * - Forgotten people stay forgotten: an order that belonged to a customer erased with
+ *   `velvet customer forget` (orders/forgotten-orders.ts) is skipped and counted as `forgotten`.
  * - Batches: the orders of a batch are submitted together; on SQLite the driver's group commit
  *   puts up to 100 of them in one transaction (each in its own savepoint), which is what makes
  *   thousands of orders a second possible; on PostgreSQL they share the connection pool. A bad order (a conflicting id) fails alone and is reported.
@@ -20,6 +22,7 @@ import { AppError } from "../../lib/app-error.js";
 import { multiply } from "../../lib/decimal.js";
 import { getAccount } from "../accounts/get-account.js";
 import { normalizeEmail } from "../orders/email-address.js";
+import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import { submitOrder } from "../orders/submit-order.js";
 import { countStored } from "./count-stored.js";
 import { type ImportProgress, measureProgress } from "./import-progress.js";
@@ -33,7 +36,10 @@ export interface ImportSummary {
   newCustomers: number;
   charges: number;
   amountUsd: string;
+  /** Orders already stored, or repeated in the file. */
   skipped: number;
+  /** Orders of forgotten customers, not taken again. */
+  forgotten: number;
   errors: number;
 }
 
@@ -70,7 +76,7 @@ export async function importOrders(
   const batchSize = options.batchSize ?? 256;
   const everyMs = options.progressEveryMs ?? 250;
   const counts = { rows: 0, orders: 0, bytes: 0 };
-  const tally = { customers: 0, newCustomers: 0, skipped: 0, errors: 0 };
+  const tally = { customers: 0, newCustomers: 0, skipped: 0, forgotten: 0, errors: 0 };
   const seen = openSeenKeys();
   const startedAt = performance.now();
   let reportedAt = startedAt;
@@ -117,11 +123,18 @@ export async function importOrders(
     charges: tally.newCustomers,
     amountUsd: multiply(price, tally.newCustomers),
     skipped: tally.skipped,
+    forgotten: tally.forgotten,
     errors: tally.errors,
   };
 }
 
-type Tally = { customers: number; newCustomers: number; skipped: number; errors: number };
+type Tally = {
+  customers: number;
+  newCustomers: number;
+  skipped: number;
+  forgotten: number;
+  errors: number;
+};
 
 interface BatchContext {
   deps: Pick<Deps, "db" | "clock" | "config" | "jobs">;
@@ -133,10 +146,24 @@ interface BatchContext {
   counts: { orders: number };
 }
 
-async function applyBatch(
-  { deps, store, options, seen, tally, rowError, counts }: BatchContext,
-  batch: OrderItem[],
-): Promise<void> {
+/** The batch without the orders of forgotten customers, which are counted. */
+async function withoutForgotten(context: BatchContext, batch: OrderItem[]): Promise<OrderItem[]> {
+  const { deps, store, tally } = context;
+  const forgotten = await findForgottenOrders(
+    deps.db.kysely,
+    forgottenOrderKeys(deps.config.storeSync.tokenKey),
+    store.storeId,
+    batch.flatMap((item) => (item.submission.order?.id ? [item.submission.order.id] : [])),
+  );
+  if (forgotten.size === 0) return batch;
+  const kept = batch.filter((item) => !forgotten.has(item.submission.order?.id ?? ""));
+  tally.forgotten += batch.length - kept.length;
+  return kept;
+}
+
+async function applyBatch(context: BatchContext, all: OrderItem[]): Promise<void> {
+  const { deps, store, options, seen, tally, rowError, counts } = context;
+  const batch = await withoutForgotten(context, all);
   // A customer's orders go in file order, one after the other (the customer is stored as their
   // first order gives it, as the API does); different customers' orders go together.
   const previous = new Map<string, Promise<unknown>>();
@@ -171,10 +198,9 @@ async function applyBatch(
   });
 }
 
-async function countBatch(
-  { deps, store, seen, tally, counts }: BatchContext,
-  batch: OrderItem[],
-): Promise<void> {
+async function countBatch(context: BatchContext, all: OrderItem[]): Promise<void> {
+  const { deps, store, seen, tally, counts } = context;
+  const batch = await withoutForgotten(context, all);
   const firstSeen = batch.flatMap((item) => {
     const email = normalizeEmail(item.submission.email);
     return seen.add("customer", email) ? [email] : [];

@@ -4,6 +4,8 @@
  * Null when the account has no such customer (another account's customer included).
  *
  * A later order with the same e-mail makes a new customer: new id, new enrichment, new charge.
+ * The erased customer's order ids are kept as keyed hashes (remember-erased-orders.ts), so that
+ * a store sync or a file import that meets one of those orders again does not take it.
  */
 import type { Deps } from "../../deps.js";
 import type { AuditActor } from "../audit/audit-actor.js";
@@ -11,6 +13,7 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import type { CustomerLookup } from "../customers/get-customer-report.js";
 import { type ErasedCounts, eraseCustomerRows } from "./erase-customer-rows.js";
 import { findAccountCustomerId } from "./find-account-customer.js";
+import { rememberErasedOrders } from "./remember-erased-orders.js";
 import { scrubDatabaseFiles } from "./scrub-database-files.js";
 
 export interface ErasedCustomer {
@@ -21,12 +24,13 @@ export interface ErasedCustomer {
 }
 
 export async function eraseCustomer(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "config">,
   input: { accountId: string; lookup: CustomerLookup; actor: AuditActor },
 ): Promise<ErasedCustomer | null> {
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const customerId = await findAccountCustomerId(trx, input.accountId, input.lookup);
     if (customerId === null) return null;
+    await rememberErasedOrders(trx, deps.config, customerId, deps.clock.now());
     const erased = await eraseCustomerRows(trx, customerId);
     await recordAuditEvent(
       trx,

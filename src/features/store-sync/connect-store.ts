@@ -9,7 +9,12 @@
  *
  * Backfill: the first sync reads the orders updated in the last `backfillDays` days (default 90;
  * 0: only orders from now on). Orders created before the connection are history: dated, enriched
- * after live work, and no VIP alert; orders created after it are live and alert.
+ * after live work, and no VIP alert; orders created after it are live and alert. Shopify gives
+ * only the last 60 days of orders to an app without the `read_all_orders` scope: the granted
+ * scopes are read and a longer backfill is cut to 60 days, which the answer says.
+ *
+ * A Dev Dashboard app connects with its client id and secret: the verifying call gets the first
+ * token by the client-credentials grant, and that token is saved (sealed) with the secret.
  */
 
 import { AppError } from "../../lib/app-error.js";
@@ -18,7 +23,13 @@ import { getAccount } from "../accounts/get-account.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { platformClient } from "./connection-client.js";
-import { type Credentials, hintOf, requireKey, sealCredentials } from "./credentials.js";
+import {
+  type Credentials,
+  checkShopifyCredentials,
+  hintOf,
+  requireKey,
+  sealCredentials,
+} from "./credentials.js";
 import { PlatformError, type PlatformHttp } from "./platform-http.js";
 import { normalizeShop } from "./shopify-client.js";
 import type { SyncCursor } from "./store-platform.js";
@@ -27,6 +38,8 @@ import { enqueueStoreSync } from "./sync-task.js";
 import { normalizeSiteUrl } from "./woocommerce-client.js";
 
 export const DEFAULT_BACKFILL_DAYS = 90;
+/** What Shopify gives an app without read_all_orders. */
+export const SHOPIFY_RECENT_DAYS = 60;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ConnectStoreInput {
@@ -44,6 +57,10 @@ export interface ConnectedStore {
   shop: string;
   /** true: an existing connection of this shop got the new credentials. */
   reconnected: boolean;
+  /** The days of history the first sync reads (null on a reconnection: the sync carries on). */
+  backfillDays: number | null;
+  /** Set when Shopify's missing read_all_orders scope cut the backfill asked for. */
+  backfillCut: { asked: number; reason: string } | null;
 }
 
 export async function connectStore(
@@ -54,8 +71,9 @@ export async function connectStore(
   const key = requireKey(deps.config.storeSync.tokenKey);
   const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
   const { platform } = input.credentials;
-  const backfillDays = input.backfillDays ?? DEFAULT_BACKFILL_DAYS;
-  if (!Number.isInteger(backfillDays) || backfillDays < 0 || backfillDays > 3650) {
+  if (input.credentials.platform === "shopify") checkShopifyCredentials(input.credentials);
+  const asked = input.backfillDays ?? DEFAULT_BACKFILL_DAYS;
+  if (!Number.isInteger(asked) || asked < 0 || asked > 3650) {
     throw new AppError("bad_request", "backfill days must be a whole number from 0 to 3650");
   }
   const shop =
@@ -67,12 +85,16 @@ export async function connectStore(
     throw new AppError("not_found", `No account ${input.accountId}`);
   }
   const now = deps.clock.now();
-  const cursor: SyncCursor = {
-    since: new Date(now - backfillDays * DAY_MS).toISOString(),
-    after: null,
-    maxSeen: null,
-  };
-  await verify(deps, http, { platform, shop }, input.credentials, allowPrivate, cursor);
+  const checked = await verify(
+    deps,
+    http,
+    { platform, shop },
+    input.credentials,
+    allowPrivate,
+    now,
+    asked,
+  );
+  const { backfillDays, cursor } = checked;
 
   const existing = await deps.db.kysely
     .selectFrom("store_connections")
@@ -82,8 +104,8 @@ export async function connectStore(
     .where("shop", "=", shop)
     .executeTakeFirst();
   const connectionId = existing?.id ?? newId(now);
-  const sealed = sealCredentials(key, connectionId, input.credentials);
-  const hint = hintOf(input.credentials);
+  const sealed = sealCredentials(key, connectionId, checked.credentials);
+  const hint = hintOf(checked.credentials);
   await deps.db.kysely.transaction().execute(async (trx) => {
     if (existing) {
       await trx
@@ -136,21 +158,54 @@ export async function connectStore(
     );
   });
   deps.jobs.notify();
-  return { connectionId, platform, shop, reconnected: existing !== undefined };
+  return {
+    connectionId,
+    platform,
+    shop,
+    reconnected: existing !== undefined,
+    backfillDays: existing ? null : backfillDays,
+    backfillCut: existing || backfillDays === asked ? null : checked.cut,
+  };
 }
 
+/**
+ * One real call with the credentials (the first page of the backfill), and for Shopify the
+ * granted scopes. Answers the credentials to save (a token obtained, a host's quirk found) and
+ * the backfill to read.
+ */
 async function verify(
   deps: Pick<StoreSyncDeps, "log">,
   http: PlatformHttp,
   connection: { platform: Credentials["platform"]; shop: string },
   credentials: Credentials,
   allowPrivate: boolean,
-  cursor: SyncCursor,
-): Promise<void> {
+  now: number,
+  asked: number,
+) {
   const name = connection.platform === "shopify" ? "Shopify" : "WooCommerce";
+  let latest = credentials;
+  const signal = AbortSignal.timeout(60_000);
   try {
-    const client = platformClient(http, connection, credentials, allowPrivate);
-    await client.fetchPage(cursor, AbortSignal.timeout(60_000));
+    const client = platformClient(http, connection, credentials, allowPrivate, (c) => {
+      latest = c;
+    });
+    let backfillDays = asked;
+    let cut = { asked, reason: "" };
+    const scopes = (await client.grantedScopes?.(signal)) ?? null;
+    if (scopes !== null && !scopes.includes("read_all_orders") && asked > SHOPIFY_RECENT_DAYS) {
+      backfillDays = SHOPIFY_RECENT_DAYS;
+      cut = {
+        asked,
+        reason: `Shopify gives this app only the last ${SHOPIFY_RECENT_DAYS} days of orders: add the read_all_orders scope to the app to read ${asked} days`,
+      };
+    }
+    const cursor: SyncCursor = {
+      since: new Date(now - backfillDays * DAY_MS).toISOString(),
+      after: null,
+      maxSeen: null,
+    };
+    await client.fetchPage(cursor, signal);
+    return { credentials: latest, backfillDays, cursor, cut };
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     const { failure } = error;

@@ -11,12 +11,14 @@ export function platformClient(
   connection: Pick<StoreConnectionsTable, "platform" | "shop">,
   credentials: Credentials,
   allowPrivate: boolean,
+  /** Called when the credentials change: a renewed token, a host's quirk found out. */
+  onCredentials?: (credentials: Credentials) => void | Promise<void>,
 ): PlatformClient {
   if (credentials.platform === "shopify" && connection.platform === "shopify") {
-    return createShopifyClient(http, connection.shop, credentials.token, allowPrivate);
+    return createShopifyClient(http, connection.shop, credentials, allowPrivate, onCredentials);
   }
   if (credentials.platform === "woocommerce" && connection.platform === "woocommerce") {
-    return createWooCommerceClient(http, connection.shop, credentials.key, credentials.secret);
+    return createWooCommerceClient(http, connection.shop, credentials, onCredentials);
   }
   throw new Error(`stored credentials are not ${connection.platform} credentials`);
 }

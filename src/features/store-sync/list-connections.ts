@@ -1,6 +1,7 @@
 /** Store connections as people see them: never the credentials, only their last 4 characters. */
 import type { Kysely } from "kysely";
 import type { Database, StoreConnectionState, StorePlatform } from "../../db/schema.js";
+import { parseReasons } from "./store-page.js";
 
 export interface ConnectionView {
   connectionId: string;
@@ -14,6 +15,8 @@ export interface ConnectionView {
   lastSyncAt: string | null;
   ordersSynced: number;
   ordersSkipped: number;
+  /** Skipped orders by reason (test order, awaiting payment, forgotten customer…). */
+  skipReasons: Record<string, number>;
   lastError: string | null;
   connectedAt: string;
 }
@@ -35,6 +38,7 @@ export async function listConnections(
       "orders_synced",
       "orders_skipped",
       "last_error",
+      "skip_reasons",
       "created_at",
     ])
     .orderBy("created_at")
@@ -51,6 +55,7 @@ export async function listConnections(
     lastSyncAt: r.last_sync_at === null ? null : new Date(Number(r.last_sync_at)).toISOString(),
     ordersSynced: Number(r.orders_synced),
     ordersSkipped: Number(r.orders_skipped),
+    skipReasons: parseReasons(r.skip_reasons),
     lastError: r.last_error,
     connectedAt: new Date(Number(r.created_at)).toISOString(),
   }));

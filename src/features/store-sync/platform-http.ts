@@ -3,8 +3,9 @@
  * (alerts/ssrf-guard.ts): a timeout on every call, no redirect followed, no private address
  * unless WEBHOOKS_ALLOW_PRIVATE=true. Every answer that is not a success becomes a
  * PlatformError saying what the sync should do about it:
- * - `broken`: the credentials were refused or the store is gone (401, 403, 404), or the address
- *   is refused; retrying cannot help until someone fixes the connection.
+ * - `broken`: the credentials were refused or the store is gone (401, 403, 404), the request was
+ *   refused as it is (another 4xx but 408 and 429), or the address is refused; retrying cannot
+ *   help until someone fixes the connection.
  * - `wait`: the platform asked us to slow down (429 with Retry-After, Shopify's THROTTLED).
  * - `transient`: anything else (5xx, a timeout, a network error, an unreadable answer).
  */
@@ -20,9 +21,10 @@ import { createGuardedAgent, SsrfError } from "../alerts/ssrf-guard.js";
  * for whoever types a store address.
  */
 export type PlatformFailure =
-  | { kind: "broken"; message: string; detail?: string; notPublic?: boolean }
+  /** status: the HTTP status that said so, when one did. */
+  | { kind: "broken"; message: string; status?: number; detail?: string; notPublic?: boolean }
   | { kind: "wait"; delayMs: number; message: string }
-  | { kind: "transient"; message: string; detail?: string; unreachable?: boolean };
+  | { kind: "transient"; message: string; status?: number; detail?: string; unreachable?: boolean };
 
 export const NOT_PUBLIC_MESSAGE = "the store's address is not a public address";
 export const UNREACHABLE_MESSAGE = "the store could not be reached";
@@ -100,20 +102,22 @@ export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
   if (status >= 200 && status < 300) return null;
   const answer = `${status} ${excerpt(res.body)}`.trim();
   if (status === 401 || status === 403)
-    return { kind: "broken", message: `the store refused the credentials (${answer})` };
+    return { kind: "broken", status, message: `the store refused the credentials (${answer})` };
   if (status === 404 || status === 410)
-    return { kind: "broken", message: `the store was not found (${answer})` };
+    return { kind: "broken", status, message: `the store was not found (${answer})` };
   if (status >= 300 && status < 400)
     return {
       kind: "broken",
       message: `${status}: the store's address redirects; redirects are not followed, check the address`,
     };
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+    return { kind: "broken", status, message: `the store refused the request (${answer})` };
   if (status === 429) {
     const header = res.headers["retry-after"];
     const delayMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now(), 1000);
     return { kind: "wait", delayMs: delayMs ?? 2000, message: `rate limited (${answer})` };
   }
-  return { kind: "transient", message: answer };
+  return { kind: "transient", status, message: answer };
 }
 
 function classifyNetworkError(error: unknown): PlatformError {

@@ -6,14 +6,18 @@
  * - `more`: the worker is stopping or the lease is ending; the next run at once.
  * - `wait`: the platform asked for a long pause (rate limit); the next run after it.
  * - `failed`: a transient failure (5xx, timeout, network); the next run after a backoff that
- *   doubles with each failure in a row, recorded on the connection as its last error.
- * - `broken`: credentials refused or store gone (401/403/404); the connection is marked broken
- *   and is not called again until someone resumes or reconnects it.
+ *   doubles with each failure in a row (at most an hour), recorded on the connection as its
+ *   last error. After MAX_FAILURES_IN_A_ROW (about two days of hourly tries) the connection is
+ *   marked broken: no error class is retried for ever.
+ * - `broken`: credentials refused or store gone (401/403/404), or data refused (Shopify's
+ *   ACCESS_DENIED); the connection is marked broken and is not called again until someone resumes
+ *   or reconnects it. A Shopify token that expired is renewed, never a reason to break.
  * - `idle`: the connection is paused, broken or gone; nothing was called.
  */
+import type { Selectable } from "kysely";
 import type { StoreConnectionsTable } from "../../db/schema.js";
 import { platformClient } from "./connection-client.js";
-import { openCredentials } from "./credentials.js";
+import { openCredentials, sealCredentials } from "./credentials.js";
 import { PlatformError, type PlatformHttp } from "./platform-http.js";
 import { type AfterOrderHook, storePage } from "./store-page.js";
 import type { SyncCursor } from "./store-platform.js";
@@ -29,6 +33,8 @@ export type SyncRun =
 
 /** Longest pause between tries of a failing connection. */
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** Transient failures in a row before the connection is given up as broken. */
+export const MAX_FAILURES_IN_A_ROW = 60;
 
 export interface SyncOptions {
   http: PlatformHttp;
@@ -55,7 +61,15 @@ export async function syncConnection(
   try {
     const credentials = openCredentials(key, connection.id, connection.credentials);
     const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
-    const client = platformClient(options.http, connection, credentials, allowPrivate);
+    // A renewed token (or a host's quirk found out) is saved at once, for the next run.
+    const client = platformClient(options.http, connection, credentials, allowPrivate, (c) =>
+      deps.db.kysely
+        .updateTable("store_connections")
+        .set({ credentials: sealCredentials(key, connectionId, c), updated_at: deps.clock.now() })
+        .where("id", "=", connectionId)
+        .execute()
+        .then(() => undefined),
+    );
     for (;;) {
       const cursor = JSON.parse(connection.cursor) as SyncCursor;
       const page = await client.fetchPage(cursor, options.signal);
@@ -91,7 +105,7 @@ async function loadConnection(deps: StoreSyncDeps, id: string) {
     .selectFrom("store_connections")
     .selectAll()
     .where("id", "=", id)
-    .executeTakeFirst() as Promise<StoreConnectionsTable | undefined>;
+    .executeTakeFirst() as Promise<Selectable<StoreConnectionsTable> | undefined>;
 }
 
 async function markBroken(deps: StoreSyncDeps, id: string, error: string): Promise<SyncRun> {
@@ -115,6 +129,13 @@ async function recordFailure(deps: StoreSyncDeps, id: string, error: string): Pr
     .returning("failures")
     .executeTakeFirst();
   const failures = row?.failures ?? 1;
+  if (failures >= MAX_FAILURES_IN_A_ROW) {
+    return markBroken(
+      deps,
+      id,
+      `gave up after ${failures} failed syncs in a row; the last: ${error}. Resume the connection once the store answers again`,
+    );
+  }
   const delayMs = Math.min(deps.config.storeSync.intervalMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
   deps.log.warn({ connectionId: id, error, failures, delayMs }, "store sync failed; will retry");
   return { kind: "failed", delayMs, error };

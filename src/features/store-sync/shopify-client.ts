@@ -1,7 +1,11 @@
 /**
  * Shopify's Admin GraphQL API: `orders(first, after, query: "updated_at:>='…'", sortKey:
  * UPDATED_AT)` with `pageInfo { hasNextPage endCursor }`, authenticated by the
- * `X-Shopify-Access-Token` header.
+ * `X-Shopify-Access-Token` header (the token from shopify-token.ts; a 401 renews it once).
+ *
+ * Refusals are said as Shopify says them: `ACCESS_DENIED` errors that come WITH data (orders
+ * whose customer, e-mail and address are withheld) mean the app has no access to protected
+ * customer data; without data, a missing scope. Both break the connection with what to fix.
  *
  * Rate limits are by calculated query cost: every answer carries `extensions.cost` with the
  * bucket's `throttleStatus` {maximumAvailable, currentlyAvailable, restoreRate}. Before each
@@ -11,14 +15,15 @@
  */
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.js";
-import { parseOrderRequest } from "../orders/order-request.js";
+import type { ShopifyCredentials } from "./credentials.js";
 import { PlatformError, type PlatformHttp, transient } from "./platform-http.js";
+import { mapShopifyOrder, ORDERS_QUERY, OrderNode, SCOPES_QUERY } from "./shopify-order.js";
+import { shopifyTokenSource } from "./shopify-token.js";
 import {
   laterOf,
   nextPassSince,
   type OrdersPage,
   type PlatformClient,
-  type PulledOrder,
   type SyncCursor,
 } from "./store-platform.js";
 import { waitForRoom, withWaits } from "./wait-politely.js";
@@ -26,59 +31,6 @@ import { waitForRoom, withWaits } from "./wait-politely.js";
 /** A stable Admin API version; Shopify supports each for at least 12 months. */
 export const SHOPIFY_API_VERSION = "2026-07";
 export const SHOPIFY_PAGE_SIZE = 50;
-
-export const ORDERS_QUERY = `query VelvetOrders($first: Int!, $after: String, $query: String) {
-  orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
-    edges {
-      cursor
-      node {
-        legacyResourceId
-        name
-        email
-        phone
-        createdAt
-        updatedAt
-        totalPriceSet { shopMoney { amount currencyCode } }
-        customer { firstName lastName email phone }
-        billingAddress { firstName lastName phone city provinceCode zip countryCodeV2 }
-      }
-    }
-    pageInfo { hasNextPage endCursor }
-  }
-}`;
-
-const nullableString = z.string().nullish();
-const OrderNode = z.object({
-  legacyResourceId: z.union([z.string(), z.number()]).transform(String),
-  name: nullableString,
-  email: nullableString,
-  phone: nullableString,
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  totalPriceSet: z
-    .object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) })
-    .nullish(),
-  customer: z
-    .object({
-      firstName: nullableString,
-      lastName: nullableString,
-      email: nullableString,
-      phone: nullableString,
-    })
-    .nullish(),
-  billingAddress: z
-    .object({
-      firstName: nullableString,
-      lastName: nullableString,
-      phone: nullableString,
-      city: nullableString,
-      provinceCode: nullableString,
-      zip: nullableString,
-      countryCodeV2: nullableString,
-    })
-    .nullish(),
-});
-type OrderNode = z.infer<typeof OrderNode>;
 
 const Cost = z.object({
   requestedQueryCost: z.number().nullish(),
@@ -91,25 +43,30 @@ const Cost = z.object({
 });
 type Cost = z.infer<typeof Cost>;
 
+const Orders = z.object({
+  orders: z.object({
+    edges: z.array(z.object({ cursor: z.string(), node: OrderNode })),
+    pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
+  }),
+});
+const Scopes = z.object({
+  currentAppInstallation: z.object({ accessScopes: z.array(z.object({ handle: z.string() })) }),
+});
+
 const Answer = z.object({
-  data: z
-    .object({
-      orders: z.object({
-        edges: z.array(z.object({ cursor: z.string(), node: OrderNode })),
-        pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
-      }),
-    })
-    .nullish(),
+  data: z.unknown().optional(),
   errors: z
     .array(
       z.object({
         message: z.string(),
+        path: z.array(z.union([z.string(), z.number()])).optional(),
         extensions: z.object({ code: z.string().optional() }).passthrough().optional(),
       }),
     )
     .optional(),
   extensions: z.object({ cost: Cost.optional() }).passthrough().optional(),
 });
+type GraphQlError = NonNullable<z.infer<typeof Answer>["errors"]>[number];
 
 /** `name.myshopify.com`; with private addresses allowed (tests, a proxy), any http(s) origin. */
 export function shopifyEndpoint(shop: string, allowPrivate: boolean): string {
@@ -123,7 +80,7 @@ export function normalizeShop(shop: string, allowPrivate: boolean): string {
   return s.replace(/^https:\/\/(?=[a-z0-9-]+\.myshopify\.com$)/, "");
 }
 
-function shopOrigin(shop: string, allowPrivate: boolean): string {
+export function shopOrigin(shop: string, allowPrivate: boolean): string {
   const s = shop.trim().toLowerCase().replace(/\/+$/, "");
   const domain = s.replace(/^https:\/\//, "");
   if (/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(domain)) return `https://${domain}`;
@@ -143,25 +100,54 @@ function shopOrigin(shop: string, allowPrivate: boolean): string {
 export function createShopifyClient(
   http: PlatformHttp,
   shop: string,
-  token: string,
+  credentials: ShopifyCredentials,
   allowPrivate: boolean,
+  onCredentials?: (credentials: ShopifyCredentials) => void | Promise<void>,
 ): PlatformClient {
   const endpoint = shopifyEndpoint(shop, allowPrivate);
+  const tokens = shopifyTokenSource(
+    http,
+    shopOrigin(shop, allowPrivate),
+    credentials,
+    onCredentials,
+  );
   let bucket: { needMs: number } = { needMs: 0 };
 
-  async function query(variables: Record<string, unknown>, signal: AbortSignal) {
+  async function post(body: string, signal: AbortSignal) {
+    const send = (token: string) =>
+      http.call(
+        endpoint,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-shopify-access-token": token },
+          body,
+        },
+        signal,
+      );
+    try {
+      return await send(await tokens.current(signal));
+    } catch (error) {
+      const refused =
+        error instanceof PlatformError &&
+        error.failure.kind === "broken" &&
+        error.failure.status === 401;
+      if (!refused) throw error;
+      const renewed = await tokens.renew(signal);
+      if (renewed === null) throw error;
+      return send(renewed);
+    }
+  }
+
+  async function query<T>(
+    text: string,
+    variables: Record<string, unknown>,
+    schema: z.ZodType<T>,
+    signal: AbortSignal,
+  ): Promise<T> {
     await waitForRoom(bucket.needMs, signal);
-    const res = await http.call(
-      endpoint,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-shopify-access-token": token },
-        body: JSON.stringify({ query: ORDERS_QUERY, variables }),
-      },
-      signal,
-    );
+    const res = await post(JSON.stringify({ query: text, variables }), signal);
     const parsed = Answer.safeParse(safeJson(res.body));
-    if (!parsed.success) throw transient("Shopify answered with an unreadable orders page");
+    if (!parsed.success) throw transient("Shopify answered with an unreadable page");
     const answer = parsed.data;
     const cost = answer.extensions?.cost;
     bucket = { needMs: cost ? refillMs(cost) : 0 };
@@ -173,16 +159,24 @@ export function createShopifyClient(
         message: "Shopify throttled the query (THROTTLED)",
       });
     }
-    if (errors.some((e) => e.extensions?.code === "ACCESS_DENIED")) {
+    const denied = errors.filter((e) => e.extensions?.code === "ACCESS_DENIED");
+    if (denied.length > 0) throw accessDenied(denied, answer.data != null);
+    // Any other coded error (MAX_COST_EXCEEDED, a field this API version lacks) comes back the
+    // same however often it is asked: the connection is broken, with Shopify's words.
+    const refused = errors.find(
+      (e) => e.extensions?.code !== undefined && e.extensions.code !== "INTERNAL_SERVER_ERROR",
+    );
+    if (refused !== undefined) {
       throw new PlatformError({
         kind: "broken",
-        message: `the token may not read orders (read_orders scope): ${errors[0]?.message}`,
+        message: `Shopify refused the query (${refused.extensions?.code}: ${refused.message})`,
       });
     }
-    if (errors.length > 0 || !answer.data) {
+    const data = schema.safeParse(answer.data);
+    if (errors.length > 0 || !data.success) {
       throw transient(`Shopify: ${errors.map((e) => e.message).join("; ") || "no data"}`);
     }
-    return answer.data.orders;
+    return data.data;
   }
 
   return {
@@ -192,7 +186,10 @@ export function createShopifyClient(
         after: cursor.after,
         query: `updated_at:>='${cursor.since}'`,
       };
-      const orders = await withWaits(() => query(variables, signal), signal);
+      const { orders } = await withWaits(
+        () => query(ORDERS_QUERY, variables, Orders, signal),
+        signal,
+      );
       let maxSeen = cursor.maxSeen;
       const pulled = orders.edges.map(({ node }) => {
         maxSeen = laterOf(maxSeen, new Date(node.updatedAt).toISOString());
@@ -204,7 +201,28 @@ export function createShopifyClient(
         : { since: cursor.since, after: orders.pageInfo.endCursor ?? null, maxSeen };
       return { orders: pulled, next, last };
     },
+    async grantedScopes(signal: AbortSignal): Promise<string[]> {
+      await tokens.current(signal);
+      const granted = tokens.scopes();
+      if (granted !== null) return granted;
+      const answer = await withWaits(() => query(SCOPES_QUERY, {}, Scopes, signal), signal);
+      return answer.currentAppInstallation.accessScopes.map((s) => s.handle);
+    },
   };
+}
+
+/** Data with ACCESS_DENIED: protected customer data withheld; without data: a missing scope. */
+function accessDenied(denied: GraphQlError[], withData: boolean): PlatformError {
+  const said = denied[0]?.message ?? "ACCESS_DENIED";
+  const customerData =
+    withData ||
+    denied.some((e) => /customer|mailingaddress|email|phone|protected/i.test(e.message));
+  return new PlatformError({
+    kind: "broken",
+    message: customerData
+      ? `Shopify withholds the customers' names, e-mails and addresses from this app (ACCESS_DENIED: ${said}). In the Dev Dashboard, request access to protected customer data for the app (the name, email, phone and address fields), then reconnect`
+      : `Shopify refused the query (ACCESS_DENIED: ${said}). Give the app the read_orders and read_customers scopes (and read_all_orders for older history), install the new version on the shop, then reconnect`,
+  });
 }
 
 /** How long until the bucket holds what the last query asked for again. */
@@ -213,38 +231,6 @@ function refillMs(cost: Cost): number {
   const wanted = Math.min(cost.requestedQueryCost ?? 0, maximumAvailable);
   if (currentlyAvailable >= wanted || restoreRate <= 0) return 0;
   return Math.ceil(((wanted - currentlyAvailable) / restoreRate) * 1000);
-}
-
-export function mapShopifyOrder(node: OrderNode): PulledOrder {
-  const billing = node.billingAddress;
-  const customer = node.customer;
-  const parsed = parseOrderRequest({
-    email: node.email ?? customer?.email,
-    firstName: billing?.firstName ?? customer?.firstName,
-    lastName: billing?.lastName ?? customer?.lastName,
-    phone: billing?.phone ?? node.phone ?? customer?.phone,
-    address: billing
-      ? {
-          city: billing.city,
-          state: billing.provinceCode,
-          zipcode: billing.zip,
-          country: billing.countryCodeV2,
-        }
-      : null,
-    order: {
-      id: node.legacyResourceId,
-      number: node.name,
-      total: node.totalPriceSet?.shopMoney.amount,
-      currency: node.totalPriceSet?.shopMoney.currencyCode,
-    },
-  });
-  const createdAt = Date.parse(node.createdAt);
-  if (!parsed.ok)
-    return { kind: "skip", externalId: node.legacyResourceId, reason: parsed.message };
-  if (Number.isNaN(createdAt)) {
-    return { kind: "skip", externalId: node.legacyResourceId, reason: "createdAt is not a date" };
-  }
-  return { kind: "order", externalId: node.legacyResourceId, submission: parsed.value, createdAt };
 }
 
 export function safeJson(text: string): unknown {

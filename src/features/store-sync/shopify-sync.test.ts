@@ -73,7 +73,7 @@ for (const engine of ENGINES) {
       const stored = orders.find((o) => o.external_order_id === first?.legacyResourceId);
       expect(Number(stored?.created_at)).toBe(Date.parse(first?.createdAt ?? ""));
       // 120 orders at 50 a page: 3 pages (the connect call read the first one to verify).
-      const pages = shopify.requests.filter((r) => r.answered === 200);
+      const pages = shopify.requests.filter((r) => r.answered === 200 && r.variables.first);
       expect(pages.length).toBe(4);
       expect(pages[2]?.variables.after).toEqual(expect.any(String));
       const history = await jobsOf(orders.map((o) => o.customer_id));
@@ -103,8 +103,9 @@ for (const engine of ENGINES) {
 
     it("waits for the cost bucket, THROTTLED and 429 Retry-After, then goes on", async () => {
       await shopify.close();
-      // 52 points a page out of 60, 50 restored a second: each next page must wait ~0.9 s.
-      shopify = await startFakeShopify({ maximumAvailable: 60, restoreRate: 50 });
+      // 352 points a page as Shopify computes it (2 + 50 orders × 7 objects) out of 400, 350
+      // restored a second: each next page must wait ~0.9 s.
+      shopify = await startFakeShopify({ maximumAvailable: 400, restoreRate: 350 });
       for (let i = 0; i < 130; i++)
         shopify.orders.push(shopifyOrder(`t-${n}-${i}@acme.com`, ago(DAY - i)));
       const id = await connect(app.deps, {

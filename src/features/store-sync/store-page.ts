@@ -6,21 +6,26 @@
  * no gap, no duplicate. The cursor update names the cursor the page was read from, so a run
  * whose lease expired (another worker took over) cannot store the same page twice.
  *
- * An order the API would refuse (no e-mail, a one-word name) or whose id already belongs to
- * another customer (its e-mail was changed in the store) is skipped and counted; the page goes on.
+ * An order the API would refuse (no e-mail, a one-word name), whose id already belongs to
+ * another customer (its e-mail was changed in the store), that belonged to a forgotten customer
+ * (orders/forgotten-orders.ts), or that the client marked as not real (a test order, an unpaid
+ * one) is skipped and counted under its reason; the page goes on. An order read again in the
+ * next page's or pass's overlap (same id, same update time) is not counted twice (the cursor's
+ * `skipped`).
  */
 import type { Transaction } from "kysely";
 import type { Database, StoreConnectionsTable } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
+import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import { submitOrderInTransaction } from "../orders/submit-order.js";
 import type { SubmitOrderOutcome } from "../orders/submit-order-types.js";
-import type { OrdersPage, PulledOrder } from "./store-platform.js";
+import type { OrdersPage, PulledOrder, SkipReason, SyncCursor } from "./store-platform.js";
 import type { StoreSyncDeps } from "./store-sync-deps.js";
 
 export type StoredConnection = Pick<
   StoreConnectionsTable,
   "id" | "account_id" | "store_id" | "cursor" | "live_after"
->;
+> & { skip_reasons: string };
 
 export interface PageStored {
   /** false: the cursor had moved meanwhile (another run stored this page); nothing was written. */
@@ -40,6 +45,11 @@ class OrderRefused extends Error {
     super(reason);
   }
 }
+
+interface Skip {
+  index: number;
+  reason: SkipReason;
+}
 class CursorMoved extends Error {}
 
 export async function storePage(
@@ -48,7 +58,7 @@ export async function storePage(
   page: OrdersPage,
   afterOrder?: AfterOrderHook,
 ): Promise<PageStored> {
-  const refused = new Set<number>();
+  const refused = new Map<number, string>();
   // Each refused order costs one more try of the page without it; a page has at most 100.
   for (;;) {
     try {
@@ -62,7 +72,7 @@ export async function storePage(
         { connectionId: connection.id, reason: error.reason },
         "store sync: an order was skipped",
       );
-      refused.add(error.index);
+      refused.set(error.index, error.reason);
     }
   }
 }
@@ -71,28 +81,45 @@ async function writePage(
   deps: StoreSyncDeps,
   connection: StoredConnection,
   page: OrdersPage,
-  refused: Set<number>,
+  refused: Map<number, string>,
   afterOrder: AfterOrderHook | undefined,
 ) {
   return deps.db.kysely.transaction().execute(async (trx) => {
     const outcomes: SubmitOrderOutcome[] = [];
-    let skipped = 0;
+    const skips: Skip[] = [];
+    const forgotten = await findForgottenOrders(
+      trx,
+      forgottenOrderKeys(deps.config.storeSync.tokenKey),
+      connection.store_id,
+      page.orders.flatMap((o) => (o.kind === "order" ? [o.externalId] : [])),
+    );
     for (const [index, order] of page.orders.entries()) {
-      if (order.kind === "skip" || refused.has(index)) {
-        skipped += 1;
-        continue;
+      if (order.kind === "skip") skips.push({ index, reason: order.reason });
+      else if (refused.has(index)) skips.push({ index, reason: "refused" });
+      else if (forgotten.has(order.externalId)) skips.push({ index, reason: "forgotten customer" });
+      else {
+        const outcome = await submitOne(trx, deps, connection, order, index);
+        if (order.shopifyCustomerId) {
+          await trx
+            .updateTable("customers")
+            .set({ shopify_customer_id: order.shopifyCustomerId })
+            .where("id", "=", outcome.customerId)
+            .execute();
+        }
+        outcomes.push(outcome);
+        afterOrder?.(index);
       }
-      outcomes.push(await submitOne(trx, deps, connection, order, index));
-      afterOrder?.(index);
     }
+    const counted = countSkips(connection, page, skips);
     const newOrders = outcomes.filter((o) => o.newOrder).length;
     const now = deps.clock.now();
     const moved = await trx
       .updateTable("store_connections")
       .set((eb) => ({
-        cursor: JSON.stringify(page.next),
+        cursor: JSON.stringify(counted.next),
         orders_synced: eb("orders_synced", "+", newOrders),
-        orders_skipped: eb("orders_skipped", "+", skipped),
+        orders_skipped: eb("orders_skipped", "+", counted.skipped),
+        skip_reasons: JSON.stringify(counted.reasons),
         last_sync_at: now,
         failures: 0,
         last_error: null,
@@ -102,8 +129,40 @@ async function writePage(
       .where("cursor", "=", connection.cursor)
       .executeTakeFirst();
     if ((moved.numUpdatedRows ?? 0n) === 0n) throw new CursorMoved();
-    return { outcomes, newOrders, skipped };
+    return { outcomes, newOrders, skipped: counted.skipped };
   });
+}
+
+/** The page's skips not counted before, the reasons' new totals, and the cursor that remembers them. */
+function countSkips(connection: StoredConnection, page: OrdersPage, skips: Skip[]) {
+  const previous = JSON.parse(connection.cursor) as SyncCursor;
+  const seen = new Set(previous.skipped ?? []);
+  const reasons = parseReasons(connection.skip_reasons);
+  let skipped = 0;
+  for (const { index, reason } of skips) {
+    const order = page.orders[index] as PulledOrder;
+    const key = `${order.updatedAt}:${order.externalId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    skipped += 1;
+    reasons[reason] = (reasons[reason] ?? 0) + 1;
+  }
+  // What can be read again: the orders of the latest second seen (a pass or page starts a
+  // second before it); older skips are never met again.
+  const latest = page.next.maxSeen ?? page.next.since;
+  const from = page.next.maxSeen === null ? Date.parse(latest) : Date.parse(latest) - 1000;
+  const keep = [...seen].filter((k) => Number(k.slice(0, k.indexOf(":"))) >= from);
+  const next: SyncCursor = { ...page.next, ...(keep.length > 0 ? { skipped: keep } : {}) };
+  return { skipped, reasons, next };
+}
+
+export function parseReasons(text: string): Record<string, number> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null ? (value as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
 }
 
 async function submitOne(

@@ -19,11 +19,34 @@ export interface SyncCursor {
   after: string | null;
   /** ISO 8601: the latest update seen in this pass. */
   maxSeen: string | null;
+  /**
+   * `<updatedAt ms>:<order id>` of the orders skipped in the latest second seen: the next page
+   * or pass reads them again (its overlap) and must not count them twice.
+   */
+  skipped?: string[];
 }
 
+/** Why an order was not taken: the key under which skips are counted and shown. */
+export type SkipReason =
+  | "test order"
+  | "awaiting payment"
+  | "checkout draft"
+  | "payment failed"
+  | "forgotten customer"
+  | "incomplete customer data"
+  | "refused";
+
 export type PulledOrder =
-  | { kind: "order"; externalId: string; submission: OrderSubmission; createdAt: number }
-  | { kind: "skip"; externalId: string; reason: string };
+  | {
+      kind: "order";
+      externalId: string;
+      submission: OrderSubmission;
+      createdAt: number;
+      updatedAt: number;
+      /** Shopify's customer GID (gid://shopify/Customer/…), kept on the customer. */
+      shopifyCustomerId?: string | null;
+    }
+  | { kind: "skip"; externalId: string; updatedAt: number; reason: SkipReason; detail: string };
 
 export interface OrdersPage {
   orders: PulledOrder[];
@@ -36,6 +59,8 @@ export interface OrdersPage {
 export interface PlatformClient {
   /** One page of orders updated since the cursor, oldest update first. */
   fetchPage(cursor: SyncCursor, signal: AbortSignal): Promise<OrdersPage>;
+  /** The access scopes the store granted (Shopify), or null when the platform has none. */
+  grantedScopes?(signal: AbortSignal): Promise<string[] | null>;
 }
 
 /** The next pass starts a second before the latest update seen: equal timestamps are not lost. */

@@ -3,6 +3,19 @@
  * true&orderby=modified&order=asc&per_page=…&page=…`, HTTP basic auth with the consumer key and
  * secret, over HTTPS only (plain http only with WEBHOOKS_ALLOW_PRIVATE=true, for tests).
  *
+ * Time: `modified_after` is the GMT time WITHOUT a zone. WordPress turns a date that carries a
+ * zone (`…Z`) into the site's local time before comparing it with the GMT column, which moves
+ * the bound by the site's offset (east of UTC: orders lost; west: pages read again and again).
+ *
+ * Hosts: when the server strips the Authorization header (WooCommerce then answers 401), the
+ * key and secret go in the query string (`consumer_key`, `consumer_secret`), which WooCommerce
+ * accepts over HTTPS; a site on "Plain" permalinks has no `/wp-json/` (404) and is asked at
+ * `/?rest_route=/wc/v3/orders`. What worked is saved with the credentials.
+ *
+ * Only real orders: `checkout-draft` (a cart at checkout), `pending` (awaiting payment) and
+ * `failed` orders are skipped and counted; when one is paid later its modification brings it
+ * back into a pass, and it is taken then.
+ *
  * Paging: page numbers shift when an order is modified while we read (it moves to the end), so
  * a pass does not walk page 2, 3…: after each page it asks page 1 again, modified after the
  * page's last order (less a second, so equal timestamps are not lost; the repeats are already
@@ -13,8 +26,13 @@ import { z } from "zod";
 import { AppError } from "../../lib/app-error.js";
 import { isStandardPort } from "../alerts/ssrf-guard.js";
 import { parseOrderRequest } from "../orders/order-request.js";
-import type { PlatformHttp, PlatformResponse } from "./platform-http.js";
-import { transient } from "./platform-http.js";
+import type { Credentials } from "./credentials.js";
+import {
+  PlatformError,
+  type PlatformHttp,
+  type PlatformResponse,
+  transient,
+} from "./platform-http.js";
 import { safeJson } from "./shopify-client.js";
 import {
   laterOf,
@@ -22,16 +40,27 @@ import {
   type OrdersPage,
   type PlatformClient,
   type PulledOrder,
+  type SkipReason,
   type SyncCursor,
 } from "./store-platform.js";
 import { withWaits } from "./wait-politely.js";
 
 export const WOO_PAGE_SIZE = 50;
 
+type WooCredentials = Extract<Credentials, { platform: "woocommerce" }>;
+
+/** Orders that are not (yet) a purchase: skipped, and taken once they change into one. */
+const NOT_PLACED: Record<string, SkipReason> = {
+  "checkout-draft": "checkout draft",
+  pending: "awaiting payment",
+  failed: "payment failed",
+};
+
 const text = z.string().nullish();
 const WooOrder = z.object({
   id: z.number(),
   number: text,
+  status: text,
   currency: text,
   total: text,
   date_created_gmt: z.string(),
@@ -85,28 +114,76 @@ function gmt(text: string): number {
   return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
 }
 
+/** The GMT instant as WordPress must receive it: `2026-03-05T14:02:11`, no zone, no fraction. */
+export function wooGmtBound(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 19);
+}
+
 export function createWooCommerceClient(
   http: PlatformHttp,
   site: string,
-  key: string,
-  secret: string,
+  credentials: WooCredentials,
+  onCredentials?: (credentials: WooCredentials) => void | Promise<void>,
 ): PlatformClient {
+  const { key, secret } = credentials;
   const authorization = `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}`;
+  let mode = {
+    queryAuth: credentials.queryAuth ?? false,
+    plainRoute: credentials.plainRoute ?? false,
+  };
+
+  async function call(params: URLSearchParams, signal: AbortSignal, tried: typeof mode) {
+    const query = new URLSearchParams(params);
+    // The site's address is https (normalizeSiteUrl; http only for loopback tests), so the key
+    // in the query string travels encrypted, as WooCommerce requires for this form.
+    if (tried.queryAuth) {
+      query.set("consumer_key", key);
+      query.set("consumer_secret", secret);
+    }
+    const url = tried.plainRoute
+      ? `${site}/?rest_route=/wc/v3/orders&${query}`
+      : `${site}/wp-json/wc/v3/orders?${query}`;
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (!tried.queryAuth) headers.authorization = authorization;
+    return http.call(url, { method: "GET", headers }, signal);
+  }
+
+  /** The call as saved; on a 404 or 401, the other route or authentication once each. */
+  async function callFinding(params: URLSearchParams, signal: AbortSignal) {
+    let tried = mode;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const res = await call(params, signal, tried);
+        if (tried !== mode) {
+          mode = tried;
+          await onCredentials?.({ ...credentials, ...mode });
+        }
+        return res;
+      } catch (error) {
+        const status =
+          error instanceof PlatformError && error.failure.kind === "broken"
+            ? error.failure.status
+            : undefined;
+        if (attempt >= 2 || status === undefined) throw error;
+        if (status === 404 && !tried.plainRoute && attempt === 0) {
+          tried = { ...tried, plainRoute: true };
+        } else if (status === 401 && !tried.queryAuth) {
+          tried = { ...tried, queryAuth: true };
+        } else throw error;
+      }
+    }
+  }
 
   async function get(cursor: SyncCursor, page: number, signal: AbortSignal) {
     const params = new URLSearchParams({
-      modified_after: cursor.since.replace(/\.\d{3}Z$/, "Z"),
+      modified_after: wooGmtBound(cursor.since),
       dates_are_gmt: "true",
       orderby: "modified",
       order: "asc",
       per_page: String(WOO_PAGE_SIZE),
       page: String(page),
     });
-    const res = await http.call(
-      `${site}/wp-json/wc/v3/orders?${params}`,
-      { method: "GET", headers: { authorization, accept: "application/json" } },
-      signal,
-    );
+    const res = await callFinding(params, signal);
     const parsed = z.array(WooOrder).safeParse(safeJson(res.body));
     if (!parsed.success) throw transient("WooCommerce answered with an unreadable orders page");
     return { orders: parsed.data, more: hasNextPage(res, page) };
@@ -152,6 +229,17 @@ function header(res: PlatformResponse, name: string): string | undefined {
 
 export function mapWooOrder(order: WooOrder): PulledOrder {
   const id = String(order.id);
+  const updatedAt = gmt(order.date_modified_gmt);
+  const notPlaced = NOT_PLACED[order.status ?? ""];
+  if (notPlaced !== undefined) {
+    return {
+      kind: "skip",
+      externalId: id,
+      updatedAt,
+      reason: notPlaced,
+      detail: `status ${order.status}`,
+    };
+  }
   const b = order.billing;
   const parsed = parseOrderRequest({
     email: b?.email,
@@ -162,8 +250,13 @@ export function mapWooOrder(order: WooOrder): PulledOrder {
     order: { id, number: order.number, total: order.total, currency: order.currency },
   });
   const createdAt = gmt(order.date_created_gmt);
-  if (!parsed.ok) return { kind: "skip", externalId: id, reason: parsed.message };
-  if (Number.isNaN(createdAt))
-    return { kind: "skip", externalId: id, reason: "date_created_gmt is not a date" };
-  return { kind: "order", externalId: id, submission: parsed.value, createdAt };
+  if (!parsed.ok) {
+    const reason = "incomplete customer data";
+    return { kind: "skip", externalId: id, updatedAt, reason, detail: parsed.message };
+  }
+  if (Number.isNaN(createdAt)) {
+    const detail = "date_created_gmt is not a date";
+    return { kind: "skip", externalId: id, updatedAt, reason: "incomplete customer data", detail };
+  }
+  return { kind: "order", externalId: id, submission: parsed.value, createdAt, updatedAt };
 }

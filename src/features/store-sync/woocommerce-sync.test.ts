@@ -105,10 +105,12 @@ for (const engine of ENGINES) {
     it("a refused key breaks the connection, shown with the error; no further calls", async () => {
       woo.orders.push(wooOrder(`r-${n}@acme.com`, ago(DAY)));
       const id = await connectWoo();
-      woo.reply({
+      // Refused with the header and again with the key in the query string.
+      const refused = {
         status: 401,
         body: '{"code":"woocommerce_rest_cannot_view","message":"Sorry, you cannot list resources.","data":{"status":401}}',
-      });
+      };
+      woo.reply(refused, refused);
       expect((await runSync(app.deps, id)).kind).toBe("broken");
       const [view] = await listConnections(app.deps.db.kysely, account.accountId);
       expect(view).toMatchObject({ state: "broken", credentials: `…${woo.secret.slice(-4)}` });

@@ -108,5 +108,43 @@ for (const engine of ENGINES) {
       ]);
       expect(csrfToken(listed.html)).not.toBe("");
     });
+
+    it("connects a Dev Dashboard app by client id and secret, says when the backfill is cut, shows skips by reason", async () => {
+      const shop = await startFakeShopify({ scopes: "read_orders,read_customers" });
+      try {
+        shop.orders.push({
+          ...shopifyOrder("test@navy-systems.com", new Date(Date.now() - 3_600_000)),
+          test: true,
+        });
+        const { browser } = await signInNewAccount(app);
+        const both = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
+          shop: shop.shop,
+          client_id: shop.clientId,
+          token: shop.token,
+          "shopify-backfill": "90",
+        });
+        expect(both.status).toBe(400);
+        expect(await both.text()).toContain("client id and client secret, or");
+
+        const ok = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
+          shop: shop.shop,
+          client_id: shop.clientId,
+          client_secret: shop.clientSecret,
+          "shopify-backfill": "90",
+        });
+        expect(ok.status).toBe(303);
+        const listed = await browser.page(ok.headers.get("location") ?? "/");
+        expect(listed.html).toContain("only the last 60 days of orders");
+        expect(listed.html).toContain(`…${shop.clientSecret.slice(-4)}`);
+        expect(listed.html).not.toContain(shop.clientSecret);
+        const [id] = connectionIds(listed.html);
+        expect((await runSync(app.deps, id as string)).kind).toBe("synced");
+        const after = await browser.page(STORES_PATH);
+        expect(after.html).toContain("(1 skipped)");
+        expect(after.html).toContain("test order: 1");
+      } finally {
+        await shop.close();
+      }
+    });
   });
 }

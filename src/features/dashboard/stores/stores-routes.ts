@@ -26,6 +26,10 @@ const NOTICES: Record<string, Notice> = {
     kind: "success",
     text: "Store connected: its orders start arriving within a minute.",
   },
+  "connected-recent": {
+    kind: "info",
+    text: "Store connected. Shopify gives this app only the last 60 days of orders, so Velvet reads those: add the read_all_orders scope to the app in the Dev Dashboard, install the new version and connect again to read older ones.",
+  },
   reconnected: {
     kind: "success",
     text: "New credentials saved: the sync carries on where it was.",
@@ -74,25 +78,34 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
       const body = request.body;
       const days = formField(body, `${form}-backfill`);
       // Sent back into the form on a refusal: never the token or the secret.
+      const field = (name: string) => formField(body, name).trim();
       const values: Record<string, string> =
         form === "shopify"
-          ? { shop: formField(body, "shop"), backfillDays: days }
+          ? { shop: formField(body, "shop"), clientId: field("client_id"), backfillDays: days }
           : { url: formField(body, "url"), key: formField(body, "key"), backfillDays: days };
-      const credentials: Credentials =
-        form === "shopify"
-          ? { platform: "shopify", token: formField(body, "token").trim() }
-          : {
-              platform: "woocommerce",
-              key: formField(body, "key").trim(),
-              secret: formField(body, "secret").trim(),
-            };
       const refuse = (error: string) =>
         render(deps, reply, session, { notice: null, refused: { form, values, error } }, 400);
-      const blank =
-        form === "shopify"
-          ? [values.shop, formField(body, "token")]
-          : [values.url, values.key, formField(body, "secret")];
-      if (blank.some((v) => (v ?? "").trim() === "")) return refuse("Fill in every field.");
+      let credentials: Credentials;
+      if (form === "shopify") {
+        const app = field("client_id") !== "" || field("client_secret") !== "";
+        const token = field("token");
+        if (values.shop?.trim() === "") return refuse("Fill in the shop domain.");
+        if (app === (token !== "") || (app && (!field("client_id") || !field("client_secret"))))
+          return refuse(
+            "Fill in the app's client id and client secret, or (for an app made in the Shopify admin) its Admin API token.",
+          );
+        credentials = app
+          ? {
+              platform: "shopify",
+              clientId: field("client_id"),
+              clientSecret: field("client_secret"),
+            }
+          : { platform: "shopify", token };
+      } else {
+        credentials = { platform: "woocommerce", key: field("key"), secret: field("secret") };
+        if ([values.url, values.key, field("secret")].some((v) => (v ?? "").trim() === ""))
+          return refuse("Fill in every field.");
+      }
       const backfill = backfillDays(days);
       if (backfill === null || backfill > 3650)
         return refuse("Past orders: a whole number of days from 0 to 3650.");
@@ -108,10 +121,12 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
           backfillDays: backfill,
           actor: userActor(session.userEmail),
         });
-        return seeOther(
-          reply,
-          `${STORES_PATH}?notice=${connected.reconnected ? "reconnected" : "connected"}`,
-        );
+        const notice = connected.reconnected
+          ? "reconnected"
+          : connected.backfillCut
+            ? "connected-recent"
+            : "connected";
+        return seeOther(reply, `${STORES_PATH}?notice=${notice}`);
       } catch (error) {
         if (error instanceof AppError) return refuse(error.message);
         throw error;

@@ -53,12 +53,19 @@ function connectionRow(session: DashboardSession, c: ConnectionView): SafeHtml {
     c.lastError ? html`<div class="error-text small">${c.lastError}</div>` : ""
   }</td>
   <td data-label="Last sync" class="nowrap">${timeTag(c.lastSyncAt === null ? null : Date.parse(c.lastSyncAt), true, "Not yet")}</td>
-  <td data-label="Orders synced">${c.ordersSynced}${c.ordersSkipped > 0 ? html` <span class="muted small">(${c.ordersSkipped} skipped)</span>` : ""}</td>
+  <td data-label="Orders synced">${c.ordersSynced}${c.ordersSkipped > 0 ? html` <span class="muted small">(${c.ordersSkipped} skipped)</span>${skipList(c.skipReasons)}` : ""}</td>
   <td data-label="Actions"><div class="actions">
     ${c.state === "active" ? action(session, c, "pause", "Pause", "secondary") : action(session, c, "resume", "Resume", "secondary")}
     ${action(session, c, "disconnect", "Disconnect", "danger", `Disconnect ${c.shop}? Velvet stops reading its orders and forgets its credentials; the orders already synced stay.`)}
   </div></td>
 </tr>`;
+}
+
+/** Why orders were skipped: test orders, unpaid ones, forgotten customers… */
+function skipList(reasons: Record<string, number>): SafeHtml | string {
+  const entries = Object.entries(reasons);
+  if (entries.length === 0) return "";
+  return html`<div class="muted small">${entries.map(([reason, count], i) => html`${i > 0 ? ", " : ""}${reason}: ${count}`)}</div>`;
 }
 
 function backfillField(values: Record<string, string>, form: ConnectForm): SafeHtml {
@@ -84,11 +91,13 @@ function connectForms(p: StoresProps): SafeHtml {
   const woo = values("woocommerce");
   return html`<section class="panel" aria-labelledby="connect-shopify-title">
   <div class="panel-head"><h2 id="connect-shopify-title">Connect a Shopify store</h2></div>
-  <p class="muted">In Shopify: Settings › Apps and sales channels › Develop apps › Create an app, give it the <code>read_orders</code> and <code>read_customers</code> Admin API scopes, install it and copy its Admin API access token.</p>
+  <p class="muted">In Shopify's Dev Dashboard: create an app; in its version, give it the <code>read_orders</code>, <code>read_customers</code> and <code>read_all_orders</code> scopes; request access to protected customer data (name, email, phone, address); install it on your shop; then copy its client id and secret from the app's Settings.</p>
   ${error("shopify")}
   <form method="post" action="${STORES_PATH}/shopify">${csrfField(p.session)}
     ${field({ name: "shop", label: "Shop domain", value: shopify.shop ?? "", placeholder: "acme.myshopify.com", required: true, autocomplete: "off" })}
-    ${field({ name: "token", label: "Admin API access token", type: "password", required: true, autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again." })}
+    ${field({ name: "client_id", label: "Client ID", value: shopify.clientId ?? "", autocomplete: "off" })}
+    ${field({ name: "client_secret", label: "Client secret", type: "password", autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again. Velvet gets and renews the app's access token itself." })}
+    ${field({ name: "token", label: "Or: Admin API access token", type: "password", autocomplete: "off", help: "Only for an app made in the Shopify admin before 2026 (shpat_…); leave the client id and secret empty." })}
     ${backfillField(shopify, "shopify")}
     <button type="submit">Connect Shopify</button>
   </form>

@@ -2,12 +2,13 @@
  * Customer retention (optional, CUSTOMER_RETENTION_DAYS): a customer with no order in that many
  * days (nor created within them) is erased exactly as `velvet customer forget` would, one
  * customer per transaction, each recorded in their account's audit trail with the system as
- * the actor.
+ * the actor; their order ids are remembered, so a sync or import does not bring them back.
  */
 import type { Deps } from "../../../deps.js";
 import { systemActor } from "../../audit/audit-actor.js";
 import { recordAuditEvent } from "../../audit/record-audit-event.js";
 import { eraseCustomerRows } from "../erase-customer-rows.js";
+import { rememberErasedOrders } from "../remember-erased-orders.js";
 import { scrubDatabaseFiles } from "../scrub-database-files.js";
 import { inBatches, nextTurn } from "./batches.js";
 
@@ -45,6 +46,7 @@ export async function eraseInactiveCustomers(
         .execute();
       for (const customer of stale) {
         await db.transaction().execute(async (trx) => {
+          await rememberErasedOrders(trx, deps.config, customer.id, deps.clock.now());
           const erased = await eraseCustomerRows(trx, customer.id);
           const details = { ...erased, reason: `no order in ${days} days` };
           await recordAuditEvent(

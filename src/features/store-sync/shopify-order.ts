@@ -1,0 +1,123 @@
+/**
+ * The orders query Velvet sends Shopify's Admin GraphQL API, and one order node mapped to an
+ * order submission. The customer's e-mail and phone are read from `defaultEmailAddress` and
+ * `defaultPhoneNumber` (`Customer.email`/`phone` are deprecated since 2025-04). Test orders
+ * (`test: true`, placed with Shopify's test gateway) are skipped. The customer's GID is kept so
+ * that a feature writing back to Shopify knows the customer.
+ */
+import { z } from "zod";
+import { parseOrderRequest } from "../orders/order-request.js";
+import type { PulledOrder } from "./store-platform.js";
+
+export const ORDERS_QUERY = `query VelvetOrders($first: Int!, $after: String, $query: String) {
+  orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+    edges {
+      cursor
+      node {
+        legacyResourceId
+        name
+        test
+        email
+        phone
+        createdAt
+        updatedAt
+        totalPriceSet { shopMoney { amount currencyCode } }
+        customer {
+          id
+          firstName
+          lastName
+          defaultEmailAddress { emailAddress }
+          defaultPhoneNumber { phoneNumber }
+        }
+        billingAddress { firstName lastName phone city provinceCode zip countryCodeV2 }
+      }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+export const SCOPES_QUERY = `query VelvetScopes {
+  currentAppInstallation { accessScopes { handle } }
+}`;
+
+const nullableString = z.string().nullish();
+export const OrderNode = z.object({
+  legacyResourceId: z.union([z.string(), z.number()]).transform(String),
+  name: nullableString,
+  test: z.boolean().nullish(),
+  email: nullableString,
+  phone: nullableString,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  totalPriceSet: z
+    .object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) })
+    .nullish(),
+  customer: z
+    .object({
+      id: nullableString,
+      firstName: nullableString,
+      lastName: nullableString,
+      defaultEmailAddress: z.object({ emailAddress: nullableString }).nullish(),
+      defaultPhoneNumber: z.object({ phoneNumber: nullableString }).nullish(),
+    })
+    .nullish(),
+  billingAddress: z
+    .object({
+      firstName: nullableString,
+      lastName: nullableString,
+      phone: nullableString,
+      city: nullableString,
+      provinceCode: nullableString,
+      zip: nullableString,
+      countryCodeV2: nullableString,
+    })
+    .nullish(),
+});
+export type OrderNode = z.infer<typeof OrderNode>;
+
+export function mapShopifyOrder(node: OrderNode): PulledOrder {
+  const externalId = node.legacyResourceId;
+  const updatedAt = Date.parse(node.updatedAt);
+  if (node.test === true) {
+    return { kind: "skip", externalId, updatedAt, reason: "test order", detail: "test: true" };
+  }
+  const billing = node.billingAddress;
+  const customer = node.customer;
+  const parsed = parseOrderRequest({
+    email: node.email ?? customer?.defaultEmailAddress?.emailAddress,
+    firstName: billing?.firstName ?? customer?.firstName,
+    lastName: billing?.lastName ?? customer?.lastName,
+    phone: billing?.phone ?? node.phone ?? customer?.defaultPhoneNumber?.phoneNumber,
+    address: billing
+      ? {
+          city: billing.city,
+          state: billing.provinceCode,
+          zipcode: billing.zip,
+          country: billing.countryCodeV2,
+        }
+      : null,
+    order: {
+      id: externalId,
+      number: node.name,
+      total: node.totalPriceSet?.shopMoney.amount,
+      currency: node.totalPriceSet?.shopMoney.currencyCode,
+    },
+  });
+  const createdAt = Date.parse(node.createdAt);
+  if (!parsed.ok) {
+    const reason = "incomplete customer data";
+    return { kind: "skip", externalId, updatedAt, reason, detail: parsed.message };
+  }
+  if (Number.isNaN(createdAt)) {
+    const detail = "createdAt is not a date";
+    return { kind: "skip", externalId, updatedAt, reason: "incomplete customer data", detail };
+  }
+  return {
+    kind: "order",
+    externalId,
+    submission: parsed.value,
+    createdAt,
+    updatedAt,
+    shopifyCustomerId: customer?.id ?? null,
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * The orders side of the fake Shopify Admin API (shopify-admin.ts): order nodes as the Admin
+ * GraphQL API returns them, the `orders` connection's paging and `updated_at` filter, and the
+ * answer an app without protected customer data access gets (the data nulled, WITH
+ * `ACCESS_DENIED` errors).
+ */
+export interface ShopifyOrderNode {
+  legacyResourceId: string;
+  name: string;
+  test: boolean;
+  email: string | null;
+  phone: string | null;
+  createdAt: string;
+  updatedAt: string;
+  totalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
+  customer: {
+    id: string;
+    firstName: string | null;
+    lastName: string | null;
+    defaultEmailAddress: { emailAddress: string } | null;
+    defaultPhoneNumber: { phoneNumber: string } | null;
+  } | null;
+  billingAddress: {
+    firstName: string | null;
+    lastName: string | null;
+    phone: string | null;
+    city: string | null;
+    provinceCode: string | null;
+    zip: string | null;
+    countryCodeV2: string | null;
+  } | null;
+}
+
+let sequence = 1000;
+
+/** An order node as the Admin API returns it; `at` dates both createdAt and updatedAt. */
+export function shopifyOrder(
+  email: string | null,
+  at: Date,
+  extra: Partial<ShopifyOrderNode> & {
+    first?: string;
+    last?: string;
+    total?: string;
+    currency?: string;
+  } = {},
+): ShopifyOrderNode {
+  const id = String(++sequence);
+  const { first = "Grace", last = "Hopper", total = "1250.00", currency = "USD", ...rest } = extra;
+  return {
+    legacyResourceId: id,
+    name: `#${id}`,
+    test: false,
+    email,
+    phone: null,
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
+    totalPriceSet: { shopMoney: { amount: total, currencyCode: currency } },
+    customer: {
+      id: `gid://shopify/Customer/${7000 + sequence}`,
+      firstName: first,
+      lastName: last,
+      defaultEmailAddress: email === null ? null : { emailAddress: email },
+      defaultPhoneNumber: null,
+    },
+    billingAddress: {
+      firstName: first,
+      lastName: last,
+      phone: null,
+      city: "Atherton",
+      provinceCode: "CA",
+      zip: "94027",
+      countryCodeV2: "US",
+    },
+    ...rest,
+  };
+}
+
+/** An app without protected customer data access: the data, nulled, WITH ACCESS_DENIED errors. */
+export function withheld(page: ReturnType<typeof ordersPage>, cost: unknown) {
+  const errors: unknown[] = [];
+  const edges = page.edges.map((edge, i) => {
+    const at = (field: string) => ["orders", "edges", i, "node", field];
+    errors.push(
+      {
+        message:
+          "This app is not approved to access the Customer object. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.",
+        path: at("customer"),
+        extensions: { code: "ACCESS_DENIED" },
+      },
+      {
+        message:
+          "This app is not approved to use the email field. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.",
+        path: at("email"),
+        extensions: { code: "ACCESS_DENIED" },
+      },
+    );
+    return {
+      ...edge,
+      node: { ...edge.node, email: null, phone: null, customer: null, billingAddress: null },
+    };
+  });
+  return { data: { orders: { ...page, edges } }, errors, extensions: { cost } };
+}
+
+export function ordersPage(
+  all: ShopifyOrderNode[],
+  first: number,
+  after: unknown,
+  search: unknown,
+) {
+  const filter = /updated_at:(>=?)'([^']+)'/.exec(typeof search === "string" ? search : "");
+  const key = (o: ShopifyOrderNode) =>
+    [Date.parse(o.updatedAt), Number(o.legacyResourceId)] as const;
+  const sorted = [...all]
+    .filter((o) => {
+      if (!filter) return true;
+      const bound = Date.parse(filter[2] as string);
+      const t = Date.parse(o.updatedAt);
+      return filter[1] === ">=" ? t >= bound : t > bound;
+    })
+    .sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1]);
+  let start = 0;
+  if (typeof after === "string") {
+    const c = JSON.parse(Buffer.from(after, "base64").toString("utf8")) as {
+      last_id: number;
+      last_value: number;
+    };
+    start = sorted.findIndex((o) => {
+      const [t, id] = key(o);
+      return t > c.last_value || (t === c.last_value && id > c.last_id);
+    });
+    if (start < 0) start = sorted.length;
+  }
+  const slice = sorted.slice(start, start + first);
+  const cursorOf = (o: ShopifyOrderNode) => {
+    const [t, id] = key(o);
+    return Buffer.from(JSON.stringify({ last_id: id, last_value: t })).toString("base64");
+  };
+  const edges = slice.map((node) => ({ cursor: cursorOf(node), node }));
+  const lastEdge = edges.at(-1);
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: start + first < sorted.length,
+      endCursor: lastEdge ? lastEdge.cursor : null,
+    },
+  };
+}
