@@ -6,7 +6,8 @@
  * - deferred (this process's pacing, or the server's 429) → wait: nothing was delivered, the
  *   channel works, and the attempt does not count;
  * - temporary failure → retry, after the server's Retry-After when it gave one (never sooner
- *   than the backoff), until ALERT_RETRY_WINDOW_MS after the first attempt, then fail;
+ *   than the backoff), until ALERT_RETRY_WINDOW_MS after the first attempt (since the alert was
+ *   last given up and retried by hand), then fail;
  * - permanent failure → fail.
  * Every failure also feeds the channel's outage record, which tells the owners once after an
  * hour (channel-outages.ts).
@@ -145,12 +146,29 @@ function givenUp(error: string, windowOver: boolean, ctx: JobContext): string {
     : `${error} (given up after ${ctx.attempt} attempts)`;
 }
 
-/** When the alert was first tried: its retry window starts there. */
+/**
+ * When the alert's current window began: its first attempt since it was last given up (a
+ * `failed` attempt ends a window, so an alert retried by hand gets a whole new one).
+ */
 async function firstAttemptAt(deps: Deps, alertId: string): Promise<number | null> {
   const row = await deps.db.kysely
     .selectFrom("alert_attempts")
     .select((eb) => eb.fn.min<number>("attempted_at").as("first"))
     .where("alert_id", "=", alertId)
+    .where((eb) =>
+      eb(
+        "attempted_at",
+        ">",
+        eb.fn.coalesce(
+          eb
+            .selectFrom("alert_attempts as given_up")
+            .select((inner) => inner.fn.max<number>("given_up.attempted_at").as("at"))
+            .where("given_up.alert_id", "=", alertId)
+            .where("given_up.outcome", "=", "failed"),
+          eb.lit(-1),
+        ),
+      ),
+    )
     .executeTakeFirst();
   return row?.first ?? null;
 }

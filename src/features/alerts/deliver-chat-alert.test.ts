@@ -18,6 +18,7 @@ import type { ChatMessage } from "./build-chat-message.js";
 import { deliverChatAlert } from "./deliver-chat-alert.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
+import { requeueFailedAlert } from "./requeue-failed-alert.js";
 
 const BASE_URL = "https://velvet.example.com";
 
@@ -168,7 +169,7 @@ for (const engine of ENGINES) {
           duration_ms: 5,
         })
         .execute();
-      chat.reply("server_error", "server_error");
+      chat.reply("server_error", "server_error", "server_error");
       const task = deliverChatAlert(delivery);
       // 23 h 59 min after the first attempt, attempt 150 of 500: still a retry.
       expect(await runAlertJob(deps, task, alertId, 150, 500)).toMatchObject({ kind: "retry" });
@@ -182,6 +183,12 @@ for (const engine of ENGINES) {
         "500 server_error (given up: not delivered within 24 hours of the first attempt)";
       expect(await runAlertJob(deps, task, alertId, 151, 500)).toEqual({ kind: "fail", error });
       expect(await list()).toMatchObject({ status: "failed", lastError: error });
+      // Retried by hand (`velvet jobs retry`): a new window from its next attempt.
+      await deps.db.kysely.transaction().execute((trx) => requeueFailedAlert(trx, alertId));
+      expect(await runAlertJob(deps, task, alertId, 1, 500)).toEqual({
+        kind: "retry",
+        error: "500 server_error",
+      });
     });
 
     it("fails when the webhook was removed after the alert was queued", async () => {
