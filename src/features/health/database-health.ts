@@ -34,10 +34,8 @@ export type Readiness =
 export interface DatabaseHealth {
   /** The readiness of the last probe, probing first when it is older than the interval. */
   readiness(): Promise<Readiness>;
-  /** A request or job found the database unavailable. */
+  /** A request found the database unavailable: red until a probe succeeds. */
   failed(error: unknown): void;
-  /** True from the first failure until a probe succeeds. */
-  readonly failing: boolean;
   close(): void;
 }
 
@@ -110,9 +108,6 @@ export function createDatabaseHealth(options: DatabaseHealthOptions): DatabaseHe
   }
 
   return {
-    get failing() {
-      return failing;
-    },
     async readiness() {
       const fresh = last !== null && now() - last.at < intervalMs;
       const failure = fresh && last !== null ? last.failure : await probe();
