@@ -55,6 +55,8 @@ describe.skipIf(!privatePostgresAvailable)("velvet serve when PostgreSQL goes aw
     serve = spawnVelvet(["serve"], cluster.url, {
       PORT: "0",
       LOG_LEVEL: "warn",
+      // A job whose settle was lost with its connection runs again when its lease ends.
+      JOB_LEASE_MS: "3000",
       PDL_API_KEY: "",
       ENRICHLAYER_API_KEY: "",
       FULLCONTACT_API_KEY: "",
@@ -188,6 +190,16 @@ describe.skipIf(!privatePostgresAvailable)("velvet serve when PostgreSQL goes aw
         .executeTakeFirstOrThrow();
       expect(Number(charges.n)).toBe(Number(customers.n));
       expect(Number(charges.customers)).toBe(Number(charges.n));
+      // The worker in the same process went on too: every stored customer gets enriched (jobs
+      // whose outcome was lost with a connection once their lease has ended).
+      const pending = () =>
+        db.kysely
+          .selectFrom("customers")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("enrichment_status", "not in", ["enriched", "failed"])
+          .executeTakeFirstOrThrow();
+      for (let i = 0; i < 100 && Number((await pending()).n) > 0; i++) await sleep(200);
+      expect(Number((await pending()).n)).toBe(0);
     } finally {
       await db.close();
     }
