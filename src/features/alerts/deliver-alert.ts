@@ -76,7 +76,7 @@ export async function deliverAlert(
         }
       : await driver.send(alert, deps, ctx.signal);
   const durationMs = performance.now() - started;
-  // Deferrals record no attempt: a webhook that only ever answers 429 is timed from the alert.
+  // Pacing records no attempt: an alert only ever paced (nothing sent) is timed from its creation.
   const windowStart =
     (await firstAttemptAt(deps, alertId)) ?? (result.outcome === "deferred" ? alert.createdAt : at);
   const windowOver = at - windowStart >= ALERT_RETRY_WINDOW_MS;
