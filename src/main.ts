@@ -62,7 +62,10 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
   const log = options.log ?? createLogger(config);
   const db = openDatabase(config.database, {
     backgroundCheckpoints: options.longRunning
-      ? (error) => log.error({ error }, "SQLite background checkpoint failed")
+      ? ({ failing }) =>
+          failing === null
+            ? log.info("SQLite background checkpoints work again")
+            : log.error({ error: failing }, "SQLite background checkpoint failed")
       : undefined,
   });
   try {

@@ -17,7 +17,9 @@ import { updateAccount } from "../src/features/accounts/update-account.js";
 import { ENGINES } from "./support/databases.js";
 import {
   FAILED,
+  injectDiskFull,
   injectOrderInsertFault,
+  removeDiskFull,
   removeOrderInsertFault,
   request,
   UNAUTHORIZED,
@@ -92,7 +94,7 @@ describe("openapi/openapi.yaml", () => {
       apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
     });
     expect(Object.keys(operation.responses).sort()).toEqual(
-      ["200", "400", "401", "405", "409", "413", "415", "429", "500"].sort(),
+      ["200", "400", "401", "405", "409", "413", "415", "429", "500", "503"].sort(),
     );
   });
 
@@ -205,6 +207,17 @@ for (const engine of ENGINES) {
         await check(res);
       } finally {
         await removeOrderInsertFault(app.deps.db);
+      }
+      await injectDiskFull(app.deps.db);
+      try {
+        let res = await app.submit(account.apiKey, validBody({ order: { id: uniqueOrderId() } }));
+        for (let i = 0; i < 200 && res.status === 200; i++)
+          res = await app.submit(account.apiKey, validBody({ order: { id: uniqueOrderId() } }));
+        expect(res.status).toBe(503);
+        expect(res.headers.get("retry-after")).toBe("5");
+        await check(res);
+      } finally {
+        await removeDiskFull(app.deps.db);
       }
     });
 

@@ -18,7 +18,7 @@ import pg from "pg";
 import type { DatabaseTarget } from "../config.js";
 import { useNamedStatements } from "./named-statements.js";
 import type { Database } from "./schema.js";
-import { startBackgroundCheckpoints } from "./sqlite-checkpoints.js";
+import { type CheckpointListener, startBackgroundCheckpoints } from "./sqlite-checkpoints.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, GroupCommitSqliteDriver } from "./sqlite-driver.js";
 
 export type Dialect = "sqlite" | "postgres";
@@ -32,9 +32,9 @@ export interface Db {
 export interface OpenOptions {
   /**
    * SQLite: checkpoint the WAL on a thread of its own (sqlite-checkpoints.ts), for long-running
-   * processes; the function hears of a checkpoint that failed.
+   * processes; the function hears when checkpoints start failing and when they work again.
    */
-  backgroundCheckpoints?: (error: string) => void;
+  backgroundCheckpoints?: CheckpointListener;
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
@@ -121,6 +121,9 @@ function openPostgres(url: string, poolMax: number): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolMax,
+    // A server that does not answer (a partition, a failover in progress) fails the request in
+    // hand (503) after this long instead of holding it until TCP gives up.
+    connectionTimeoutMillis: 5_000,
     // Instants are epoch milliseconds in bigint columns; they fit a JS number exactly.
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
@@ -129,9 +132,16 @@ function openPostgres(url: string, poolMax: number): Db {
           : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
+  // A client that loses its server (a restart, a failover, pg_terminate_backend, an idle
+  // reaper) emits 'error'. pg-pool listens only while the client is idle; checked out, an
+  // unheard 'error' would end the process. So every client hears its errors for its whole life:
+  // the query in flight fails with the error (the request answers 503, the job retries), pg
+  // marks the client unusable, and the pool discards it on release and connects a new one.
   pool.on("error", () => {});
-  pool.on("connect", useNamedStatements);
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+    useNamedStatements(client);
+  });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { kysely, dialect: "postgres", close: () => kysely.destroy() };
 }

@@ -15,6 +15,7 @@ import * as m0010 from "./migrations/0010_operations.js";
 import * as m0011 from "./migrations/0011_job_priority.js";
 import * as m0012 from "./migrations/0012_store_connections.js";
 import * as m0013 from "./migrations/0013_team.js";
+import * as m0014 from "./migrations/0014_outage_resilience.js";
 import * as m0015 from "./migrations/0015_real_stores.js";
 import * as m0016 from "./migrations/0016_known_devices.js";
 import type { Database } from "./schema.js";
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0011_job_priority": m0011,
   "0012_store_connections": m0012,
   "0013_team": m0013,
+  "0014_outage_resilience": m0014,
   "0015_real_stores": m0015,
   "0016_known_devices": m0016,
 };

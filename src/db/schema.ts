@@ -181,6 +181,23 @@ export interface AlertsTable {
 
 export type AlertAttemptOutcome = "delivered" | "retry" | "failed";
 
+/** One row, upserted by GET /readyz's write probe. */
+export interface ReadinessProbeTable {
+  id: number;
+  probed_at: number;
+  ballast: string | null;
+}
+
+/** An account's alert channel that is failing now; deleted by its next delivery. */
+export interface AlertChannelOutagesTable {
+  account_id: string;
+  channel: AlertChannel;
+  failing_since: number;
+  last_error: string | null;
+  /** When the account's owners were told the channel is failing (once per outage). */
+  owner_notified_at: number | null;
+}
+
 export interface AlertAttemptsTable {
   id: string;
   alert_id: string;
@@ -369,6 +386,8 @@ export interface Database {
   user_invitations: UserInvitationsTable;
   password_resets: PasswordResetsTable;
   known_devices: KnownDevicesTable;
+  readiness_probe: ReadinessProbeTable;
+  alert_channel_outages: AlertChannelOutagesTable;
 }
 
 export type Customer = Selectable<CustomersTable>;

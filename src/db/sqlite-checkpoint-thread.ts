@@ -39,14 +39,19 @@ function checkpoint(): void {
   }
 }
 
+// Told once when checkpoints start failing (a full disk fails every pass, every intervalMs),
+// again only if the error changes, and once when a pass succeeds again.
+let failingWith: string | null = null;
+
 const timer = setInterval(() => {
   try {
     checkpoint();
+    if (failingWith !== null) port.postMessage({ type: "recovered", message: failingWith });
+    failingWith = null;
   } catch (error) {
-    port.postMessage({
-      type: "error",
-      message: error instanceof Error ? error.message : String(error),
-    });
+    const message = error instanceof Error ? error.message : String(error);
+    if (message !== failingWith) port.postMessage({ type: "error", message });
+    failingWith = message;
   }
 }, intervalMs);
 

@@ -36,10 +36,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("SQLite background checkpoints", () => {
   it("copies the WAL into the database file from their own thread", async () => {
     const file = tempFile();
-    const errors: string[] = [];
+    const errors: Array<string | null> = [];
     const db = openDatabase(
       { kind: "sqlite", file },
-      { backgroundCheckpoints: (e) => errors.push(e) },
+      { backgroundCheckpoints: (e) => errors.push(e.failing) },
     );
     try {
       await write2MB(db);

@@ -16,6 +16,12 @@ import type { CheckpointThreadData } from "./sqlite-checkpoint-thread.js";
 export const CHECKPOINT_INTERVAL_MS = 100;
 const FALLBACK_PAGES = 10_000;
 
+/**
+ * Hears when checkpoints start failing (`failing`: the error) and when they work again (null):
+ * once per change, not once per pass (a full disk would otherwise be reported every 100 ms).
+ */
+export type CheckpointListener = (state: { failing: string | null }) => void;
+
 export interface BackgroundCheckpoints {
   stop(): Promise<void>;
 }
@@ -23,7 +29,7 @@ export interface BackgroundCheckpoints {
 export function startBackgroundCheckpoints(
   writer: SQLite.Database,
   file: string,
-  onError: (message: string) => void,
+  onChange: CheckpointListener,
 ): BackgroundCheckpoints {
   writer.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
   const data: CheckpointThreadData = { file, intervalMs: CHECKPOINT_INTERVAL_MS };
@@ -31,8 +37,10 @@ export function startBackgroundCheckpoints(
     workerData: data,
   });
   thread.unref();
-  thread.on("message", (message: { type: string; message: string }) => onError(message.message));
-  thread.on("error", (error) => onError(error.message));
+  thread.on("message", (message: { type: "error" | "recovered"; message: string }) =>
+    onChange(message.type === "error" ? { failing: message.message } : { failing: null }),
+  );
+  thread.on("error", (error) => onChange({ failing: error.message }));
   const exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
   return {
     async stop() {

@@ -105,6 +105,12 @@ export class GroupCommitSqliteDriver implements Driver {
   #group: Member[] | null = null;
   #flushScheduled = false;
   #flushWhenFree = false;
+  /**
+   * The last error of a statement on the writer: when SQLite rolls a whole group back by itself
+   * (a full disk, an I/O error), the other members' failure names it as its cause, so they are
+   * classified like the member that hit it (503 with Retry-After, not a bare 500).
+   */
+  #lastWriteError: unknown = undefined;
 
   readonly #busyTimeoutMs: number;
 
@@ -227,11 +233,16 @@ export class GroupCommitSqliteDriver implements Driver {
       }
       await this.writerOutsideTransaction(handle);
     }
-    const statement = this.writer.get(query.sql);
-    // Outside a transaction a write takes the lock itself (autocommit): wait for it here too.
-    if (!handle.inTransaction && !statement.readonly)
-      return waitForWriteLock(() => run(statement, query.parameters), this.#busyTimeoutMs);
-    return run(statement, query.parameters);
+    try {
+      const statement = this.writer.get(query.sql);
+      // Outside a transaction a write takes the lock itself (autocommit): wait for it here too.
+      if (!handle.inTransaction && !statement.readonly)
+        return await waitForWriteLock(() => run(statement, query.parameters), this.#busyTimeoutMs);
+      return run(statement, query.parameters);
+    } catch (error) {
+      this.#lastWriteError = error;
+      throw error;
+    }
   }
 
   /** Outside a transaction, a statement sees and makes only committed state: no pending group. */
@@ -282,7 +293,8 @@ export class GroupCommitSqliteDriver implements Driver {
     this.#group = null;
     let failure: unknown = null;
     try {
-      if (!this.writer.db.inTransaction) throw new Error("the SQLite transaction was rolled back");
+      if (!this.writer.db.inTransaction)
+        throw new Error("the SQLite transaction was rolled back", { cause: this.#lastWriteError });
       this.writer.get("commit").run();
     } catch (error) {
       failure = error;

@@ -13,9 +13,14 @@ import Fastify, {
 } from "fastify";
 import type { AppDeps } from "../app-deps.js";
 import type { TrustProxy } from "../config.js";
-import { DatabaseBusyError } from "../db/errors.js";
+import {
+  DatabaseBusyError,
+  isDatabaseUnavailable,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from "../db/errors.js";
 import { registerDashboard } from "../features/dashboard/dashboard-plugin.js";
 import { sendNotFoundPage } from "../features/dashboard/html/error-pages.js";
+import { createDatabaseHealth } from "../features/health/database-health.js";
 import {
   HEALTH_PATHS,
   type Lifecycle,
@@ -29,6 +34,11 @@ import { appErrorAnswer, errorBody } from "./errors.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.js";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The 503 while the database is away (unreachable, restarting, disk full): nothing was written. */
+export const UNAVAILABLE_ORDER_MESSAGE =
+  "Failed to process order: the service is temporarily unavailable. The order was not processed and a retry is safe.";
+const UNAVAILABLE_MESSAGE = "The service is temporarily unavailable. Try again shortly.";
 
 export interface AppOptions {
   /** Read by GET /readyz: true once the process has begun shutting down. */
@@ -66,6 +76,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
         .send(errorBody(400, "The request URL is not valid"));
     },
   });
+
+  // Shared by /readyz and the error handler: a request that finds the database away turns
+  // readiness red at once.
+  const dbHealth = createDatabaseHealth({ db: deps.db, log: deps.log });
+  app.addHook("onClose", async () => dbHealth.close());
 
   // Only JSON is accepted: without the text parser a text/plain body is a 415, not a 400.
   app.removeContentTypeParser("text/plain");
@@ -108,6 +123,17 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     const message = request.url.startsWith("/api/v1/orders")
       ? "Failed to process order"
       : "Internal error";
+    if (isDatabaseUnavailable(error)) {
+      // Nothing was written (the transaction did not commit): the same request is safe to send
+      // again once the database is back. Logged once per outage by dbHealth, not per request.
+      dbHealth.failed(error);
+      request.log.debug({ err: error }, "database unavailable");
+      reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      const unavailable = request.url.startsWith("/api/v1/orders")
+        ? UNAVAILABLE_ORDER_MESSAGE
+        : UNAVAILABLE_MESSAGE;
+      return reply.code(503).send(errorBody(503, unavailable));
+    }
     if (error instanceof DatabaseBusyError) {
       // Nothing was written: the client may simply try again shortly.
       request.log.error({ err: error }, "database busy: another process holds the write lock");
@@ -126,7 +152,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
       .send(errorBody(404, `No route for ${request.method} ${request.url.split("?")[0]}`));
   });
 
-  registerHealthRoutes(app, deps, options.lifecycle ?? { shuttingDown: false });
+  registerHealthRoutes(app, dbHealth, options.lifecycle ?? { shuttingDown: false });
   // Per process: see key-rate-limiter.ts for what that means with several.
   registerOrderRoutes(
     app,

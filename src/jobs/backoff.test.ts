@@ -28,4 +28,13 @@ describe("backoffDelayMs", () => {
     expect(backoffDelayMs(10_000, DEFAULT_BACKOFF, () => 0.5)).toBe(150_000);
     expect(backoffDelayMs(1, undefined, () => 0.5)).toBe(500);
   });
+
+  it("with a spread, draws around the ceiling, never near zero", () => {
+    const around = { ...policy, spread: 0.2 };
+    expect(backoffDelayMs(3, around, () => 0)).toBe(3200);
+    expect(backoffDelayMs(3, around, () => 0.5)).toBe(4000);
+    expect(backoffDelayMs(50, around, () => 0.999999)).toBe(11_999);
+    const delays = Array.from({ length: 50 }, () => backoffDelayMs(50, around));
+    for (const d of delays) expect(d).toBeGreaterThanOrEqual(8000);
+  });
 });

@@ -2,6 +2,7 @@
  * One attempt of one claimed job: find its task, validate the payload, run the handler, and
  * settle the outcome (delete, reschedule, give up or, at shutdown, release).
  */
+import { isDatabaseUnavailable } from "../db/errors.js";
 import { backoffDelayMs } from "./backoff.js";
 import type { ClaimedJob } from "./claim-jobs.js";
 import { giveUpJob } from "./give-up-job.js";
@@ -94,9 +95,21 @@ async function attempt<D extends WorkerDeps>(
     }
     return { kind: "retry", error: `task "${job.task}" returned no valid outcome` };
   } catch (error) {
-    return { kind: "retry", error: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    // The database went away under the handler (a restart, a lost connection, a full disk):
+    // the job is not at fault, so the attempt does not count; it runs again shortly.
+    if (isDatabaseUnavailable(error))
+      return {
+        kind: "wait",
+        reason: `database unavailable: ${message}`,
+        delayMs: DATABASE_WAIT_MS,
+      };
+    return { kind: "retry", error: message };
   }
 }
+
+/** How long a job whose handler lost the database waits before it runs again. */
+export const DATABASE_WAIT_MS = 5_000;
 
 async function settle<D extends WorkerDeps>(
   runner: JobRunner<D>,

@@ -88,10 +88,14 @@ export type JobOutcome =
    */
   | { kind: "again"; delayMs: number };
 
-/** Exponential backoff with full jitter: the n-th retry waits random(0, min(maxMs, baseMs·2^(n-1))). */
+/**
+ * Exponential backoff: the n-th retry's ceiling is min(maxMs, baseMs·2^(n-1)); the wait is
+ * random(0, ceiling) (full jitter), or ceiling·(1 ± spread) when `spread` is set (backoff.ts).
+ */
 export interface BackoffPolicy {
   baseMs: number;
   maxMs: number;
+  spread?: number;
 }
 
 export interface TaskDefinition<P = unknown, D extends WorkerDeps = WorkerDeps> {

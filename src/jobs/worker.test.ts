@@ -6,6 +6,7 @@ import { startTestDeps, type TestDeps } from "../../test/support/test-deps.js";
 import type { AppDeps } from "../app-deps.js";
 import { enqueueJob } from "./enqueue-job.js";
 import { createJobWakeup } from "./job-wakeup.js";
+import { DATABASE_WAIT_MS } from "./run-job.js";
 import type { JobOutcome, TaskDefinition } from "./task.js";
 import { createWorker, type Worker } from "./worker.js";
 
@@ -158,6 +159,33 @@ for (const engine of ENGINES) {
       expect(await row(1)).toMatchObject({ attempts: 0, last_error: null });
       expect(await w.runOnce()).toBe(1);
       expect(t.runs).toHaveLength(3);
+    });
+
+    it("does not count an attempt whose handler lost the database: it waits and runs again", async () => {
+      const lost = Object.assign(new Error("terminating connection due to administrator command"), {
+        code: "57P01",
+      });
+      const t = recordingTask((_p, attempt) => {
+        if (attempt === 1 && t.runs.length === 1) throw lost;
+        return { kind: "done" };
+      });
+      const w = worker([t.task]);
+      const t0 = clock.now();
+      await enqueue(1, { maxAttempts: 1 });
+      await w.runOnce();
+      expect(await row(1)).toMatchObject({
+        attempts: 0,
+        run_at: t0 + DATABASE_WAIT_MS,
+        last_error: "database unavailable: terminating connection due to administrator command",
+      });
+      expect(t.gaveUp).toEqual([]);
+      clock.advance(DATABASE_WAIT_MS);
+      expect(await w.runOnce()).toBe(1);
+      expect(t.runs).toEqual([
+        { n: 1, attempt: 1 },
+        { n: 1, attempt: 1 },
+      ]);
+      expect(await row(1)).toBeUndefined();
     });
 
     it("fails a malformed payload and an unknown task permanently, without running anything", async () => {

@@ -178,6 +178,7 @@ export function createWorker<D extends WorkerDeps>(
       });
     }
     let lastClaimAt = Number.NEGATIVE_INFINITY;
+    let claimFailing = false;
     while (state === "running") {
       const gapMs = lastClaimAt + claimGapMs - performance.now();
       if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
@@ -186,10 +187,15 @@ export function createWorker<D extends WorkerDeps>(
       let waitMs = pollIntervalMs;
       try {
         const { full } = await claimAndLaunch(false);
+        if (claimFailing) log.info("claiming jobs works again");
+        claimFailing = false;
         moreDue = full;
         if (full && running.size < concurrency) continue;
       } catch (error) {
-        log.error({ err: error }, "claiming jobs failed");
+        // Once per outage at error level, not once a second while the database is away.
+        if (claimFailing) log.debug({ err: error }, "claiming jobs failed");
+        else log.error({ err: error }, "claiming jobs failed; trying again every second");
+        claimFailing = true;
         waitMs = Math.max(pollIntervalMs, 1000);
       }
       if (state !== "running") break;

@@ -3,7 +3,13 @@
  * 400 `invalid_payload`/`no_text`, 403 `invalid_token`/`action_prohibited`, 404
  * `channel_not_found`/`no_service`, 410 `channel_is_archived`, 429 `rate_limited` with
  * Retry-After, 500 `server_error`; bodies are text/html as Slack sends them. Replies are
- * scripted per call (the queue empties, then `ok`); every request is recorded.
+ * scripted per call (the queue empties, then the standing reply, `ok` unless `always` changed
+ * it); every request is recorded.
+ *
+ * With `rateLimit`, Slack's rule for an incoming webhook applies: about one message per second,
+ * short bursts tolerated (a token bucket of `burst` messages refilled one per `intervalMs`); a
+ * message beyond it is refused with 429 `rate_limited` and Retry-After, and not posted. A test
+ * that scales time down scales `intervalMs` with it.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -43,6 +49,10 @@ export interface FakeChatServer {
   requests: ChatRequest[];
   /** Queues the next replies, in order. */
   reply(...replies: ChatReply[]): void;
+  /** The reply once the queue is empty (`ok` to begin with): an outage is `always("server_error")`. */
+  always(reply: ChatReply): void;
+  /** How many requests the rate limit refused. */
+  rateLimited(): number;
   close(): Promise<void>;
 }
 
@@ -56,9 +66,28 @@ const STATUS: Record<SlackError, number> = {
   channel_is_archived: 410,
 };
 
-export async function startChatServer(): Promise<FakeChatServer> {
+export interface ChatServerOptions {
+  rateLimit?: { intervalMs: number; burst: number };
+}
+
+export async function startChatServer(options: ChatServerOptions = {}): Promise<FakeChatServer> {
   const queue: ChatReply[] = [];
   const requests: ChatRequest[] = [];
+  let standing: ChatReply = "ok";
+  let refused = 0;
+  const limit = options.rateLimit;
+  let tokens = limit?.burst ?? 0;
+  let refilledAt = performance.now();
+  /** Slack's per-webhook limit: false when this message is over it. */
+  const withinLimit = (): boolean => {
+    if (limit === undefined) return true;
+    const now = performance.now();
+    tokens = Math.min(limit.burst, tokens + (now - refilledAt) / limit.intervalMs);
+    refilledAt = now;
+    if (tokens < 1) return false;
+    tokens -= 1;
+    return true;
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -71,7 +100,12 @@ export async function startChatServer(): Promise<FakeChatServer> {
         // Recorded as text: the test then sees a payload that is not JSON.
       }
       requests.push({ path: req.url ?? "", headers: req.headers, body, at: Date.now() });
-      answer(res, queue.shift() ?? "ok");
+      if (!withinLimit()) {
+        refused++;
+        answer(res, { rateLimited: 1 });
+        return;
+      }
+      answer(res, queue.shift() ?? standing);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -83,6 +117,10 @@ export async function startChatServer(): Promise<FakeChatServer> {
     webhookUrl: `${origin}/services/T0001/B0002/abcdefghijklmnopqrstuvwx`,
     requests,
     reply: (...replies) => queue.push(...replies),
+    always: (reply) => {
+      standing = reply;
+    },
+    rateLimited: () => refused,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

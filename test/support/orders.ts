@@ -127,6 +127,36 @@ export async function removeOrderInsertFault(db: Db): Promise<void> {
   await sql`drop function orders_fault()`.execute(db.kysely);
 }
 
+/**
+ * Makes the database full for every write that needs new room: SQLite's real SQLITE_FULL (the
+ * file may not grow past its current page count), PostgreSQL's own `disk_full` (SQLSTATE 53100)
+ * raised on every order insert.
+ */
+export async function injectDiskFull(db: Db): Promise<void> {
+  if (db.dialect === "sqlite") {
+    const pages = await sql<{ page_count: number }>`pragma page_count`.execute(db.kysely);
+    await sql`pragma max_page_count = ${sql.raw(String(pages.rows[0]?.page_count))}`.execute(
+      db.kysely,
+    );
+    return;
+  }
+  await sql`create or replace function orders_disk_full() returns trigger language plpgsql as $$ begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`.execute(
+    db.kysely,
+  );
+  await sql`create trigger orders_disk_full before insert on orders for each row execute function orders_disk_full()`.execute(
+    db.kysely,
+  );
+}
+
+export async function removeDiskFull(db: Db): Promise<void> {
+  if (db.dialect === "sqlite") {
+    await sql`pragma max_page_count = 1073741823`.execute(db.kysely);
+    return;
+  }
+  await sql`drop trigger orders_disk_full on orders`.execute(db.kysely);
+  await sql`drop function orders_disk_full()`.execute(db.kysely);
+}
+
 /** A clock the test moves by hand. */
 export function manualClock(start: number): { now(): number; set(ms: number): void } {
   let current = start;

@@ -31,7 +31,8 @@ export interface TestSmtpServer {
   close(): Promise<void>;
 }
 
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/** On a random port, or on `port` (a server started again where an earlier one was). */
+export async function startSmtpServer(port = 0): Promise<TestSmtpServer> {
   const failures: number[] = [];
   const messages: ReceivedMail[] = [];
   const received: ReceivedMail[] = [];
@@ -63,11 +64,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       );
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+  const bound = (server.server.address() as AddressInfo).port;
   return {
-    url: `smtp://127.0.0.1:${port}`,
-    port,
+    url: `smtp://127.0.0.1:${bound}`,
+    port: bound,
     messages,
     received,
     failNext: (...codes) => failures.push(...codes),

@@ -1,9 +1,20 @@
-/** What the alert delivery jobs carry and how they back off. */
+/** What the alert delivery jobs carry, how they back off and for how long they retry. */
 import { z } from "zod";
 import type { BackoffPolicy } from "../../jobs/task.js";
 
 export const AlertJobPayloadSchema = z.object({ alertId: z.uuid() });
 export type AlertJobPayload = z.infer<typeof AlertJobPayloadSchema>;
 
-/** Slower than the worker's default: a chat or mail outage usually lasts minutes, not seconds. */
-export const ALERT_BACKOFF: BackoffPolicy = { baseMs: 5_000, maxMs: 600_000 };
+/**
+ * 5 s, doubling, capped at 10 minutes, each wait within 20 % of that (not between zero and it):
+ * a chat or mail server that comes back is tried again within about 12 minutes, and retries
+ * add up to a window of known length.
+ */
+export const ALERT_BACKOFF: BackoffPolicy = { baseMs: 5_000, maxMs: 600_000, spread: 0.2 };
+
+/**
+ * An alert that fails for a temporary reason (timeouts, 5xx, SMTP 4xx, connection errors) is
+ * retried until this long after its first attempt, then given up (still retryable by hand).
+ * Waiting for pacing or a rate limit (429) does not count as an attempt.
+ */
+export const ALERT_RETRY_WINDOW_MS = 24 * 60 * 60_000;

@@ -3,12 +3,13 @@ import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
 import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
-import type { AlertJobPayload } from "./alert-job.js";
 import { deliverChatAlert } from "./deliver-chat-alert.js";
 import { deliverEmailAlert } from "./deliver-email-alert.js";
+import { notifyChannelOutage } from "./notify-channel-outage.js";
 
 export function alertTasks(
   delivery: AlertDelivery,
-): TaskDefinition<AlertJobPayload, Deps & MetricsDeps>[] {
-  return [deliverChatAlert(delivery), deliverEmailAlert(delivery)];
+  // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
+): TaskDefinition<any, Deps & MetricsDeps>[] {
+  return [deliverChatAlert(delivery), deliverEmailAlert(delivery), notifyChannelOutage(delivery)];
 }

@@ -34,6 +34,22 @@ export type ChatBlock =
 export interface ChatMessage {
   text: string;
   blocks: ChatBlock[];
+  /**
+   * Slack's message metadata (`event_type` + `event_payload`, accepted by incoming webhooks):
+   * the alert's delivery id, the same on every retry, so a receiver can drop a message it has
+   * already seen (a crash between the server's `ok` and our record of it sends it again).
+   */
+  metadata?: { event_type: string; event_payload: { delivery_id: string } };
+}
+
+export const CHAT_ALERT_EVENT_TYPE = "velvet_vip_alert";
+
+/** The alert's message with its delivery id (the alert's stable message id). */
+export function buildChatAlertPayload(c: AlertContent, deliveryId: string): ChatMessage {
+  return {
+    ...buildChatMessage(c),
+    metadata: { event_type: CHAT_ALERT_EVENT_TYPE, event_payload: { delivery_id: deliveryId } },
+  };
 }
 
 // Slack's limits: header text 150 characters, a section field 2000.

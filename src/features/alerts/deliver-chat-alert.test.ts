@@ -11,11 +11,14 @@ import { runAlertJob, type SeedVipOptions, seedVip } from "../../../test/support
 import { ENGINES } from "../../../test/support/databases.js";
 import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
+import { newId } from "../../lib/ids.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
+import { ALERT_RETRY_WINDOW_MS } from "./alert-job.js";
 import type { ChatMessage } from "./build-chat-message.js";
 import { deliverChatAlert } from "./deliver-chat-alert.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
+import { requeueFailedAlert } from "./requeue-failed-alert.js";
 
 const BASE_URL = "https://velvet.example.com";
 
@@ -95,7 +98,7 @@ for (const engine of ENGINES) {
       ]);
     });
 
-    it("retries a 500 and a 429 (after its Retry-After) and then delivers once", async () => {
+    it("retries a 500, waits out a 429 (its Retry-After, no attempt spent) and then delivers once", async () => {
       const { alertId, list } = await queuedAlert();
       const task = deliverChatAlert(delivery);
       chat.reply("server_error", { rateLimited: 1 });
@@ -104,8 +107,8 @@ for (const engine of ENGINES) {
         error: "500 server_error",
       });
       expect(await runAlertJob(deps, task, alertId, 2)).toEqual({
-        kind: "retry",
-        error: "429 rate_limited",
+        kind: "wait",
+        reason: "429 rate_limited",
         delayMs: 1000,
       });
       expect(await runAlertJob(deps, task, alertId, 3)).toEqual({ kind: "done" });
@@ -141,12 +144,51 @@ for (const engine of ENGINES) {
     it("marks the alert failed when the last attempt still fails", async () => {
       const { alertId, list } = await queuedAlert();
       chat.reply("server_error");
-      expect(await runAlertJob(deps, deliverChatAlert(delivery), alertId, 10, 10)).toMatchObject({
-        kind: "retry",
+      const error = "500 server_error (given up after 10 attempts)";
+      expect(await runAlertJob(deps, deliverChatAlert(delivery), alertId, 10, 10)).toEqual({
+        kind: "fail",
+        error,
       });
       const alert = await list();
-      expect(alert).toMatchObject({ status: "failed", lastError: "500 server_error" });
+      expect(alert).toMatchObject({ status: "failed", lastError: error });
       expect(alert?.attempts.map((a) => a.outcome)).toEqual(["failed"]);
+    });
+
+    it("keeps retrying until 24 hours after the first attempt, then gives up", async () => {
+      const { alertId, list } = await queuedAlert();
+      const first = deps.clock.now() - ALERT_RETRY_WINDOW_MS + 60_000;
+      await deps.db.kysely
+        .insertInto("alert_attempts")
+        .values({
+          id: newId(first),
+          alert_id: alertId,
+          attempted_at: first,
+          outcome: "retry",
+          status_code: 500,
+          error: "500 server_error",
+          duration_ms: 5,
+        })
+        .execute();
+      chat.reply("server_error", "server_error", "server_error");
+      const task = deliverChatAlert(delivery);
+      // 23 h 59 min after the first attempt, attempt 150 of 500: still a retry.
+      expect(await runAlertJob(deps, task, alertId, 150, 500)).toMatchObject({ kind: "retry" });
+      await deps.db.kysely
+        .updateTable("alert_attempts")
+        .set({ attempted_at: first - 60_000 })
+        .where("alert_id", "=", alertId)
+        .where("attempted_at", "=", first)
+        .execute();
+      const error =
+        "500 server_error (given up: not delivered within 24 hours of the first attempt)";
+      expect(await runAlertJob(deps, task, alertId, 151, 500)).toEqual({ kind: "fail", error });
+      expect(await list()).toMatchObject({ status: "failed", lastError: error });
+      // Retried by hand (`velvet jobs retry`): a new window from its next attempt.
+      await deps.db.kysely.transaction().execute((trx) => requeueFailedAlert(trx, alertId));
+      expect(await runAlertJob(deps, task, alertId, 1, 500)).toEqual({
+        kind: "retry",
+        error: "500 server_error",
+      });
     });
 
     it("fails when the webhook was removed after the alert was queued", async () => {

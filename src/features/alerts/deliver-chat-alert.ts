@@ -4,7 +4,7 @@ import type { TaskDefinition } from "../../jobs/task.js";
 import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
 import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./alert-job.js";
-import { buildChatMessage } from "./build-chat-message.js";
+import { buildChatAlertPayload } from "./build-chat-message.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
 import { DELIVER_CHAT_ALERT_TASK } from "./enqueue-vip-alerts.js";
 import { markAlertFailed } from "./record-delivery-attempt.js";
@@ -16,7 +16,11 @@ export function chatDriver(delivery: AlertDelivery): ChannelDriver {
     channel: "chat",
     target: (alert) => (alert.slackWebhookUrl ? maskWebhookUrl(alert.slackWebhookUrl) : null),
     send: (alert, _deps, signal) =>
-      delivery.sendChat(alert.slackWebhookUrl ?? "", buildChatMessage(alert.content), signal),
+      delivery.sendChat(
+        alert.slackWebhookUrl ?? "",
+        buildChatAlertPayload(alert.content, alert.messageId),
+        signal,
+      ),
   };
 }
 

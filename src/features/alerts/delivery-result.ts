@@ -5,7 +5,9 @@
  *   with the delay the server asked for (Retry-After);
  * - failed: a permanent failure (chat 400/403/404/410, a redirect, SMTP 5xx, an address the
  *   SSRF guard refuses): retrying cannot help;
- * - deferred: nothing was sent, because this process is pacing the webhook; not an attempt.
+ * - deferred: not delivered, but not a failure either: this process is pacing the webhook
+ *   (nothing sent), or the server answered 429 (slow down) with the delay it asked for; the
+ *   job waits without spending an attempt.
  */
 export type DeliveryResult =
   | { outcome: "delivered"; statusCode: number | null; error: string | null }
@@ -17,7 +19,7 @@ export type DeliveryResult =
       /** The SSRF guard refused the address: it is not a public one. */
       notPublic?: true;
     }
-  | { outcome: "deferred"; delayMs: number; error: string };
+  | { outcome: "deferred"; statusCode: number | null; delayMs: number; error: string };
 
 /** A short, single-line, printable excerpt of a server's answer for `last_error`. */
 export function excerpt(text: string, max = 200): string {

@@ -9,7 +9,7 @@ import { seedVip } from "../../../test/support/alert-fixtures.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
-import { enqueueVipAlerts, type VipAlertInput } from "./enqueue-vip-alerts.js";
+import { ALERT_MAX_ATTEMPTS, enqueueVipAlerts, type VipAlertInput } from "./enqueue-vip-alerts.js";
 
 const WEBHOOK = "https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx";
 
@@ -66,8 +66,8 @@ for (const engine of ENGINES) {
       for (const a of alerts) expect(a.message_id).toBe(`<${a.id}@velvet>`);
       const jobs = await jobsFor(alerts.map((a) => a.id));
       expect(jobs.map((j) => [j.task, j.max_attempts, JSON.parse(j.payload)])).toEqual([
-        ["deliver-chat-alert", 10, { alertId: alerts[0]?.id }],
-        ["deliver-email-alert", 10, { alertId: alerts[1]?.id }],
+        ["deliver-chat-alert", ALERT_MAX_ATTEMPTS, { alertId: alerts[0]?.id }],
+        ["deliver-email-alert", ALERT_MAX_ATTEMPTS, { alertId: alerts[1]?.id }],
       ]);
     });
 

@@ -18,10 +18,10 @@ import { maskWebhookUrl } from "./webhook-url.js";
 export const DELIVER_CHAT_ALERT_TASK = "deliver-chat-alert";
 export const DELIVER_EMAIL_ALERT_TASK = "deliver-email-alert";
 /**
- * With the alert tasks' backoff (full jitter under 5 s doubling, capped at 10 min), ten attempts
- * span up to about half an hour: long enough to outlast a short chat or mail outage.
+ * A backstop only: an alert is given up when its retry window has passed (ALERT_RETRY_WINDOW_MS
+ * in alert-job.ts), which with the alerts' backoff takes fewer than 200 attempts.
  */
-export const ALERT_MAX_ATTEMPTS = 10;
+export const ALERT_MAX_ATTEMPTS = 500;
 
 export const TASK_FOR_CHANNEL: Record<AlertChannel, string> = {
   chat: DELIVER_CHAT_ALERT_TASK,

@@ -26,6 +26,7 @@ export interface AlertContent {
 
 export interface LoadedAlert {
   alertId: string;
+  accountId: string;
   channel: AlertChannel;
   status: AlertStatus;
   messageId: string;
@@ -89,6 +90,7 @@ export async function loadAlert(
     .join(", ");
   return {
     alertId: row.id,
+    accountId: row.account_id,
     channel: row.channel,
     status: row.status,
     messageId: row.message_id,

@@ -67,10 +67,10 @@ describe("sending to a chat webhook", () => {
     });
   });
 
-  it("retries a 429 after its Retry-After, and a 500 with backoff", async () => {
+  it("defers a 429 for its Retry-After (a wait, not a failure), and retries a 500 with backoff", async () => {
     chat.reply({ rateLimited: 7 });
     expect(await sender.send(chat.webhookUrl, payload, never)).toEqual({
-      outcome: "retry",
+      outcome: "deferred",
       statusCode: 429,
       error: "429 rate_limited",
       delayMs: 7000,

@@ -3,7 +3,8 @@
  * POST through the SSRF-guarded agent, with a timeout, no redirects followed, paced per webhook,
  * and the answer classified as a DeliveryResult. Slack's documented answers: 200 `ok`; 400
  * `invalid_payload`/`no_text`; 403 `action_prohibited`/`invalid_token`; 404
- * `channel_not_found`/`no_service`; 410 `channel_is_archived`; 429 with Retry-After; 5xx.
+ * `channel_not_found`/`no_service`; 410 `channel_is_archived`; 429 with Retry-After (a wait,
+ * not a failure); 5xx.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Agent, request } from "undici";
@@ -29,6 +30,8 @@ export interface ChatSender {
 }
 
 const MAX_BODY_BYTES = 1024;
+/** A 429 without a usable Retry-After still waits this long. */
+const RATE_LIMIT_MIN_WAIT_MS = 1000;
 
 export function createChatSender(options: ChatSenderOptions): ChatSender {
   const agent: Agent = createGuardedAgent({
@@ -48,6 +51,7 @@ export function createChatSender(options: ChatSenderOptions): ChatSender {
     if (slot.kind === "later") {
       return {
         outcome: "deferred",
+        statusCode: null,
         delayMs: slot.delayMs,
         error: "paced: at most one message per second per webhook",
       } satisfies DeliveryResult;
@@ -73,7 +77,7 @@ export function createChatSender(options: ChatSenderOptions): ChatSender {
         body,
         Array.isArray(header) ? header[0] : header,
       );
-      if (result.outcome === "retry" && result.delayMs !== undefined)
+      if ((result.outcome === "retry" || result.outcome === "deferred") && result.delayMs)
         pacer.defer(checked.url, result.delayMs);
       return result;
     } catch (error) {
@@ -97,7 +101,13 @@ export function classifyChatResponse(
     return { outcome: "delivered", statusCode: status, error: null };
   if (status >= 300 && status < 400)
     return failed(status, `${status}: redirects are not followed for webhooks`);
-  if (status === 429 || status === 408 || status >= 500) {
+  if (status === 429) {
+    // Slow down, not broken: wait as long as asked (at least a second) without an attempt.
+    const delayMs =
+      parseRetryAfter(retryAfter, nowMs, RATE_LIMIT_MIN_WAIT_MS) ?? RATE_LIMIT_MIN_WAIT_MS;
+    return { outcome: "deferred", statusCode: status, delayMs, error: answer };
+  }
+  if (status === 408 || status >= 500) {
     const delayMs = parseRetryAfter(retryAfter, nowMs, 1000);
     return delayMs === undefined ? retry(status, answer) : { ...retry(status, answer), delayMs };
   }

@@ -5,6 +5,7 @@
  */
 
 import type { FastifyError, FastifyInstance } from "fastify";
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../../db/errors.js";
 import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
 import type { AlertsDeps } from "../alerts/alert-deps.js";
@@ -72,6 +73,16 @@ export function registerDashboard(
           reply,
           413,
           `A form may hold at most ${FORM_BODY_LIMIT_BYTES / 1024} KiB.`,
+          session,
+        );
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.debug({ err: error }, "database unavailable");
+        reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        return sendErrorPage(
+          reply,
+          503,
+          "Velvet cannot reach its database just now. Please try again in a moment.",
           session,
         );
       }

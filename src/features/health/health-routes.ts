@@ -5,12 +5,12 @@
  *
  * - /healthz: the process is up and its event loop turns. No database call: a database outage
  *   must not get every process restarted by its supervisor.
- * - /readyz: 200 when the database answers and migrations are current; 503 otherwise and from
- *   the moment the process starts shutting down, so the balancer stops sending it requests.
+ * - /readyz: 200 when a write to the database succeeds (a probe, rate-limited:
+ *   database-health.ts) and migrations are current; 503 otherwise and from the moment the
+ *   process starts shutting down, so the balancer stops sending it requests.
  */
 import type { FastifyInstance } from "fastify";
-import type { Deps } from "../../deps.js";
-import { checkReadiness } from "./check-readiness.js";
+import type { DatabaseHealth, Readiness } from "./database-health.js";
 
 export const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
 
@@ -20,7 +20,7 @@ export interface Lifecycle {
 
 export function registerHealthRoutes(
   app: FastifyInstance,
-  deps: Pick<Deps, "db">,
+  health: DatabaseHealth,
   lifecycle: Lifecycle,
 ): void {
   const noStore = { "cache-control": "no-store" };
@@ -30,12 +30,15 @@ export function registerHealthRoutes(
   });
   app.get("/readyz", async (request, reply) => {
     reply.headers(noStore);
-    const readiness = await checkReadiness(deps, lifecycle.shuttingDown);
+    const readiness: Readiness = lifecycle.shuttingDown
+      ? { ready: false, reason: "shutting_down" }
+      : await health.readiness();
     if (readiness.ready) return { status: "ready" };
+    // The detail (a database error) stays in the log: the probe is unauthenticated. An outage
+    // is logged once when it starts and once when it ends (database-health.ts), not per probe.
     if (readiness.detail !== undefined) {
-      request.log.warn({ reason: readiness.reason, detail: readiness.detail }, "not ready");
+      request.log.debug({ reason: readiness.reason, detail: readiness.detail }, "not ready");
     }
-    // The detail (a database error) stays in the log: the probe is unauthenticated.
     return reply.code(503).send({ status: "not_ready", reason: readiness.reason });
   });
 }

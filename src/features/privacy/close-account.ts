@@ -45,9 +45,14 @@ export async function closeAccount(
       .where("account_id", "=", input.accountId)
       .executeTakeFirst();
     await trx.deleteFrom("users").where("account_id", "=", input.accountId).execute();
-    // Alert addresses still awaiting confirmation go with the alert settings.
+    // Alert addresses still awaiting confirmation, and the channels' outage records (their last
+    // error may name an address), go with the alert settings.
     await trx
       .deleteFrom("alert_email_confirmations")
+      .where("account_id", "=", input.accountId)
+      .execute();
+    await trx
+      .deleteFrom("alert_channel_outages")
       .where("account_id", "=", input.accountId)
       .execute();
     await trx
