@@ -24,7 +24,7 @@ const FEATURE_ORDER = [
   "security", // one-time tokens, attempt throttles
   "api-keys", // which store a key acts for
   "rate-limits",
-  "enrichment", // look up, score, decide; hands a VIP on through deps.onVip
+  "enrichment", // look up, score, decide; raises "customer enriched" and "VIP found" (deps.events)
   "orders",
   "customers",
   "alerts",

@@ -9,7 +9,7 @@ import { type Db, openDatabase } from "./db/connect.js";
 import { databaseUnavailable } from "./db/database-unavailable.js";
 import { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
-import { enqueueVipAlerts } from "./features/alerts/enqueue-vip-alerts.js";
+import { alertOnVip } from "./features/alerts/enqueue-vip-alerts.js";
 import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
 import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
 import { observeProviderCalls } from "./features/enrichment/providers/observe-provider-calls.js";
@@ -19,7 +19,13 @@ import { createPromMetrics } from "./features/metrics/create-prom-metrics.js";
 import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
+import { createOutboundHttp } from "./lib/outbound/outbound-http.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+
+/** Every outside call ends within this (a receiver that hangs must not hold a job's lease). */
+const OUTBOUND_TIMEOUT_MS = 10_000;
+/** Answers Velvet reads from webhooks and APIs are small; an error excerpt needs no more. */
+const OUTBOUND_MAX_BODY_BYTES = 64 * 1024;
 
 export function createLogger(config: Pick<Config, "logLevel">): Logger {
   return pino({
@@ -83,7 +89,14 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
           metrics.circuitState,
         )
       : { providers: options.providers, lookupAll: lookupEach, close: async () => {} };
-  const alerts = options.alerts ?? createAlertDelivery(config);
+  // One outbound client for the process: chat alerts and destinations share its guarded agent.
+  const http = createOutboundHttp({
+    allowPrivate: config.alerts.allowPrivateWebhooks,
+    timeoutMs: OUTBOUND_TIMEOUT_MS,
+    maxBodyBytes: OUTBOUND_MAX_BODY_BYTES,
+    userAgent: "Velvet/1",
+  });
+  const alerts = options.alerts ?? createAlertDelivery(config, { http });
   return {
     config,
     db,
@@ -94,10 +107,13 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     lookupAll: metrics.enabled
       ? observeProviderCalls(threaded.lookupAll, metrics)
       : threaded.lookupAll,
-    // Enrichment hands a new VIP to the alerts feature without knowing it.
-    onVip: (trx, vip, now) =>
-      enqueueVipAlerts(trx, vip, now, { requestId: vip.requestId }).then(() => undefined),
+    // Who hears of an enrichment: enrichment raises the events without knowing the listeners.
+    events: {
+      customerEnriched: [],
+      vipFound: [alertOnVip],
+    },
     closeProviders: threaded.close,
+    http,
     alerts,
     metrics,
   };
@@ -121,5 +137,6 @@ export async function prepareDatabase(
 export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.closeProviders();
   await deps.alerts.close();
+  await deps.http.close();
   await deps.db.close();
 }

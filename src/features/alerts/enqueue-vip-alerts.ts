@@ -11,7 +11,9 @@ import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { AlertChannel, Database } from "../../db/schema.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
+import type { EventHandler } from "../../jobs/event-handlers.js";
 import { newId } from "../../lib/ids.js";
+import type { VipFound } from "../enrichment/enrichment-deps.js";
 import { splitAlertEmails } from "./alert-settings.js";
 import { maskWebhookUrl } from "./webhook-url.js";
 
@@ -109,3 +111,13 @@ export async function enqueueVipAlerts(
 const findChannels = preparedQuery(["id"], (db, v: { id: string }) =>
   db.selectFrom("accounts").select(["slack_webhook_url", "alert_emails"]).where("id", "=", v.id),
 );
+
+/**
+ * The alerts' handler for "VIP found" (registered in main.ts): a live VIP is announced on every
+ * channel; a historical one (an import, a store backfill) is not, because people act on an alert
+ * and a VIP of last year needs no action today.
+ */
+export const alertOnVip: EventHandler<VipFound> = async (trx, vip, now) => {
+  if (vip.historical) return;
+  await enqueueVipAlerts(trx, vip, now, { requestId: vip.requestId });
+};

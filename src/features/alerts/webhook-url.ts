@@ -4,7 +4,7 @@
  * channel. Validation here is the early, friendly check; the binding one is the SSRF guard at
  * connect time (`ssrf-guard.ts`), which also sees what a host name resolves to.
  */
-import { ipVersion, isPublicAddress } from "./ip-address.js";
+import { ipVersion, isPublicAddress } from "../../lib/outbound/ip-address.js";
 
 export interface WebhookPolicy {
   /** WEBHOOKS_ALLOW_PRIVATE: plain http and private addresses are allowed. */

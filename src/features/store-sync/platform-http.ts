@@ -9,9 +9,9 @@
  * - `transient`: anything else (5xx, a timeout, a network error, an unreadable answer).
  */
 import { type Agent, request } from "undici";
+import { excerpt } from "../../lib/excerpt.js";
+import { createGuardedAgent, SsrfError } from "../../lib/outbound/ssrf-guard.js";
 import { parseRetryAfter } from "../../lib/retry-after.js";
-import { excerpt } from "../alerts/delivery-result.js";
-import { createGuardedAgent, SsrfError } from "../alerts/ssrf-guard.js";
 
 export type PlatformFailure =
   | { kind: "broken"; message: string }
