@@ -9,7 +9,11 @@ import { type Db, openDatabase } from "./db/connect.js";
 import { databaseUnavailable } from "./db/database-unavailable.js";
 import { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
+import { alertPersonalData } from "./features/alerts/alert-personal-data.js";
 import { alertOnVip } from "./features/alerts/enqueue-vip-alerts.js";
+import { chargePersonalData } from "./features/billing/charge-personal-data.js";
+import { orderPersonalData } from "./features/customers/order-personal-data.js";
+import { enrichmentPersonalData } from "./features/enrichment/enrichment-personal-data.js";
 import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
 import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
 import { observeProviderCalls } from "./features/enrichment/providers/observe-provider-calls.js";
@@ -19,8 +23,8 @@ import { createPromMetrics } from "./features/metrics/create-prom-metrics.js";
 import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
-import { createOutboundHttp } from "./lib/outbound/outbound-http.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+import { createOutboundHttp } from "./lib/outbound/outbound-http.js";
 
 /** Every outside call ends within this (a receiver that hangs must not hold a job's lease). */
 const OUTBOUND_TIMEOUT_MS = 10_000;
@@ -111,6 +115,11 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     events: {
       customerEnriched: [],
       vipFound: [alertOnVip],
+    },
+    // Where a person's data lives, and who must hear that they were forgotten.
+    privacy: {
+      holders: [orderPersonalData, enrichmentPersonalData, alertPersonalData, chargePersonalData],
+      forgotten: [],
     },
     closeProviders: threaded.close,
     http,

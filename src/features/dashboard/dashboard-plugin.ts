@@ -8,6 +8,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
 import type { AlertsDeps } from "../alerts/alert-deps.js";
+import type { PrivacyDeps } from "../privacy/privacy-registry.js";
 import { registerCloseAccountRoutes } from "./account/close-account-routes.js";
 import { registerAlertEmailConfirmRoutes } from "./alert-settings/alert-email-confirm-routes.js";
 import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
@@ -49,7 +50,7 @@ export interface DashboardOptions {
 
 export function registerDashboard(
   app: FastifyInstance,
-  deps: Deps & AlertsDeps,
+  deps: Deps & AlertsDeps & PrivacyDeps,
   options: DashboardOptions = {},
 ): void {
   registerPageHelmet(app);

@@ -8,13 +8,14 @@ import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
 import { ERASE_ACCOUNT_TASK } from "./close-account.js";
 import { eraseCustomerRows } from "./erase-customer-rows.js";
+import type { PrivacyDeps } from "./privacy-registry.js";
 import { inBatches, nextTurn } from "./retention/batches.js";
 import { scrubDatabaseFiles } from "./scrub-database-files.js";
 
 const CUSTOMERS_PER_BATCH = 50;
 
 export async function eraseAccountCustomers(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock"> & PrivacyDeps,
   accountId: string,
   options: { signal?: AbortSignal; budgetMs?: number } = {},
 ): Promise<{ erased: number; more: boolean }> {
@@ -31,7 +32,9 @@ export async function eraseAccountCustomers(
           .execute()
       ).map((c) => c.id);
       for (const id of ids) {
-        await db.transaction().execute((trx) => eraseCustomerRows(trx, id));
+        await db
+          .transaction()
+          .execute((trx) => eraseCustomerRows(trx, deps.privacy, id, deps.clock.now()));
         await nextTurn();
       }
       return ids.length;
@@ -44,7 +47,10 @@ export async function eraseAccountCustomers(
 
 const Payload = z.object({ accountId: z.uuid() });
 
-export function eraseClosedAccountTask(): TaskDefinition<z.infer<typeof Payload>, Deps> {
+export function eraseClosedAccountTask(): TaskDefinition<
+  z.infer<typeof Payload>,
+  Deps & PrivacyDeps
+> {
   return {
     task: ERASE_ACCOUNT_TASK,
     payload: Payload,

@@ -11,6 +11,7 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import type { CustomerLookup } from "../customers/get-customer-report.js";
 import { type ErasedCounts, eraseCustomerRows } from "./erase-customer-rows.js";
 import { findAccountCustomerId } from "./find-account-customer.js";
+import type { PrivacyDeps } from "./privacy-registry.js";
 import { scrubDatabaseFiles } from "./scrub-database-files.js";
 
 export interface ErasedCustomer {
@@ -21,13 +22,13 @@ export interface ErasedCustomer {
 }
 
 export async function eraseCustomer(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock"> & PrivacyDeps,
   input: { accountId: string; lookup: CustomerLookup; actor: AuditActor },
 ): Promise<ErasedCustomer | null> {
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const customerId = await findAccountCustomerId(trx, input.accountId, input.lookup);
     if (customerId === null) return null;
-    const erased = await eraseCustomerRows(trx, customerId);
+    const erased = await eraseCustomerRows(trx, deps.privacy, customerId, deps.clock.now());
     await recordAuditEvent(
       trx,
       {

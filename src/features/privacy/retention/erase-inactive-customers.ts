@@ -8,6 +8,7 @@ import type { Deps } from "../../../deps.js";
 import { systemActor } from "../../audit/audit-actor.js";
 import { recordAuditEvent } from "../../audit/record-audit-event.js";
 import { eraseCustomerRows } from "../erase-customer-rows.js";
+import type { PrivacyDeps } from "../privacy-registry.js";
 import { scrubDatabaseFiles } from "../scrub-database-files.js";
 import { inBatches, nextTurn } from "./batches.js";
 
@@ -16,7 +17,7 @@ const CUSTOMERS_PER_BATCH = 50;
 export const RETENTION_ACTOR = systemActor("retention");
 
 export async function eraseInactiveCustomers(
-  deps: Pick<Deps, "db" | "clock" | "config">,
+  deps: Pick<Deps, "db" | "clock" | "config"> & PrivacyDeps,
   signal?: AbortSignal,
 ): Promise<{ erased: number; more: boolean }> {
   const days = deps.config.retention.customerDays;
@@ -45,7 +46,7 @@ export async function eraseInactiveCustomers(
         .execute();
       for (const customer of stale) {
         await db.transaction().execute(async (trx) => {
-          const erased = await eraseCustomerRows(trx, customer.id);
+          const erased = await eraseCustomerRows(trx, deps.privacy, customer.id, deps.clock.now());
           const details = { ...erased, reason: `no order in ${days} days` };
           await recordAuditEvent(
             trx,
