@@ -10,25 +10,21 @@
 import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { AlertChannel, Database } from "../../db/schema.js";
-import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import type { EventHandler } from "../../jobs/event-handlers.js";
 import { newId } from "../../lib/ids.js";
 import type { VipFound } from "../enrichment/enrichment-deps.js";
+import { ALERT_TASKS } from "./alert-job.js";
 import { splitAlertEmails } from "./alert-settings.js";
 import { maskWebhookUrl } from "./webhook-url.js";
 
-export const DELIVER_CHAT_ALERT_TASK = "deliver-chat-alert";
-export const DELIVER_EMAIL_ALERT_TASK = "deliver-email-alert";
+export const DELIVER_CHAT_ALERT_TASK = ALERT_TASKS.chat.task;
+export const DELIVER_EMAIL_ALERT_TASK = ALERT_TASKS.email.task;
 /**
  * With the alert tasks' backoff (full jitter under 5 s doubling, capped at 10 min), ten attempts
  * span up to about half an hour: long enough to outlast a short chat or mail outage.
  */
 export const ALERT_MAX_ATTEMPTS = 10;
-
-export const TASK_FOR_CHANNEL: Record<AlertChannel, string> = {
-  chat: DELIVER_CHAT_ALERT_TASK,
-  email: DELIVER_EMAIL_ALERT_TASK,
-};
 
 export function alertJobKey(alertId: string): string {
   return `alert:${alertId}`;
@@ -93,13 +89,15 @@ export async function enqueueVipAlerts(
     if (inserted === undefined) continue;
     await enqueueJob(
       trx,
-      {
-        task: TASK_FOR_CHANNEL[channel],
-        payload: { alertId },
-        jobKey: alertJobKey(alertId),
-        maxAttempts: ALERT_MAX_ATTEMPTS,
-        requestId: options.requestId ?? null,
-      },
+      jobOf(
+        ALERT_TASKS[channel],
+        { alertId },
+        {
+          jobKey: alertJobKey(alertId),
+          maxAttempts: ALERT_MAX_ATTEMPTS,
+          requestId: options.requestId ?? null,
+        },
+      ),
       now,
     );
     queued.push({ alertId, channel });

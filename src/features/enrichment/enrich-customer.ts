@@ -17,12 +17,12 @@
  *   does not block: retrying cannot fix it, so the customer is scored on what the others said.
  */
 
-import { z } from "zod";
+import type { z } from "zod";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Deps } from "../../deps.js";
 import { raise } from "../../jobs/event-handlers.js";
 import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
-import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
+import { ENRICH_CUSTOMER, type EnrichCustomerPayload } from "./enqueue-enrichment.js";
 import type { CustomerEnriched, EnrichmentDeps } from "./enrichment-deps.js";
 import { mergeMatches } from "./merge-profiles.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
@@ -43,19 +43,13 @@ const WAIT_CAUSES = new Set(["rate_limited", "pending"]);
 
 const NONE_SETTLED: SettledAnswers = { providers: new Set(), matches: [] };
 
-const Payload = z.object({
-  customerId: z.string().min(1),
-  /** false for an imported history: scored like any other, but no VIP alert. */
-  alerts: z.boolean().default(true),
-});
-type Payload = z.infer<typeof Payload>;
+type Payload = z.infer<typeof EnrichCustomerPayload>;
 
 /** One per worker: its store-window snapshots (offline/store-order-window.ts) are per process. */
 export function createEnrichCustomerTask(): TaskDefinition<Payload, Deps & EnrichmentDeps> {
   const windows = createStoreWindows();
   return {
-    task: ENRICH_CUSTOMER_TASK,
-    payload: Payload,
+    ...ENRICH_CUSTOMER,
     handle: (deps, payload, ctx) => enrichCustomer(deps, windows, payload, ctx),
     onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
     onRetry: async (trx, payload, now) => {
