@@ -13,6 +13,14 @@ import { alertPersonalData } from "./features/alerts/alert-personal-data.js";
 import { alertOnVip } from "./features/alerts/enqueue-vip-alerts.js";
 import { chargePersonalData } from "./features/billing/charge-personal-data.js";
 import { orderPersonalData } from "./features/customers/order-personal-data.js";
+import { destinationRegistry } from "./features/destinations/destination-driver.js";
+import { destinationPersonalData } from "./features/destinations/destination-personal-data.js";
+import {
+  deliverOnEnriched,
+  deliverOnForgotten,
+  deliverOnVip,
+} from "./features/destinations/enqueue-deliveries.js";
+import { webhookDriver } from "./features/destinations/webhook/webhook-driver.js";
 import { enrichmentPersonalData } from "./features/enrichment/enrichment-personal-data.js";
 import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
 import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
@@ -113,14 +121,24 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
       : threaded.lookupAll,
     // Who hears of an enrichment: enrichment raises the events without knowing the listeners.
     events: {
-      customerEnriched: [],
-      vipFound: [alertOnVip],
+      customerEnriched: [deliverOnEnriched],
+      vipFound: [alertOnVip, deliverOnVip],
     },
     // Where a person's data lives, and who must hear that they were forgotten.
     privacy: {
-      holders: [orderPersonalData, enrichmentPersonalData, alertPersonalData, chargePersonalData],
-      forgotten: [],
+      holders: [
+        orderPersonalData,
+        enrichmentPersonalData,
+        alertPersonalData,
+        chargePersonalData,
+        destinationPersonalData,
+      ],
+      forgotten: [deliverOnForgotten],
     },
+    // Each destination kind and its driver, registered by the feature that owns its credentials.
+    destinations: destinationRegistry([
+      webhookDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
+    ]),
     closeProviders: threaded.close,
     http,
     alerts,
