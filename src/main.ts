@@ -20,6 +20,7 @@ import {
   deliverOnForgotten,
   deliverOnVip,
 } from "./features/destinations/enqueue-deliveries.js";
+import { klaviyoDriver } from "./features/destinations/klaviyo/klaviyo-driver.js";
 import { webhookDriver } from "./features/destinations/webhook/webhook-driver.js";
 import { enrichmentPersonalData } from "./features/enrichment/enrichment-personal-data.js";
 import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
@@ -138,6 +139,7 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     // Each destination kind and its driver, registered by the feature that owns its credentials.
     destinations: destinationRegistry([
       webhookDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
+      klaviyoDriver({ baseUrl: config.destinations.klaviyoBaseUrl }),
     ]),
     closeProviders: threaded.close,
     http,

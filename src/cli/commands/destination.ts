@@ -21,7 +21,7 @@ interface AccountOption {
 export function registerDestination(program: Command): void {
   const destination = program
     .command("destination")
-    .description("hand customer events to a signed webhook");
+    .description("hand customer events to a signed webhook or Klaviyo");
   const add = destination.command("add").description("add a destination to an account");
 
   add
@@ -55,6 +55,33 @@ export function registerDestination(program: Command): void {
             `Webhook ${added.destinationId} added: ${added.target} receives ${added.events.join(", ")}.`,
             `Signing secret (shown once, keep it with the receiver): ${secret}`,
           ].join("\n"),
+      );
+    });
+
+  add
+    .command("klaviyo")
+    .description("set Velvet's properties (VIP, score, reasons) on each customer's Klaviyo profile")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--api-key <key>", "a Klaviyo private API key (pk_…) with profiles:write")
+    .option("--events <list>", "comma-separated, from customer.enriched, customer.forgotten")
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption & { apiKey: string; events?: string }) => {
+      const added = await withDeps(
+        (deps) =>
+          addDestination(deps, {
+            accountId: opts.account,
+            kind: "klaviyo",
+            fields: { apiKey: opts.apiKey },
+            events: opts.events,
+            actor: commandActor(),
+          }),
+        { providers: false },
+      );
+      printResult(
+        Boolean(opts.json),
+        { destinationId: added.destinationId, target: added.target, events: added.events },
+        () =>
+          `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
       );
     });
 

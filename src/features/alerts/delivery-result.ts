@@ -5,7 +5,8 @@
  *   with the delay the server asked for (Retry-After);
  * - failed: a permanent failure (chat 400/403/404/410, a redirect, SMTP 5xx, an address the
  *   SSRF guard refuses): retrying cannot help;
- * - deferred: nothing was sent, because this process is pacing the webhook; not an attempt.
+ * - deferred: not an attempt that counts: nothing was sent (this process is pacing the
+ *   webhook), or the receiver asked to slow down (a 429 with Retry-After, `statusCode` set).
  */
 export type DeliveryResult =
   | { outcome: "delivered"; statusCode: number | null; error: string | null }
@@ -17,4 +18,4 @@ export type DeliveryResult =
       /** The SSRF guard refused the address: it is not a public one. */
       notPublic?: true;
     }
-  | { outcome: "deferred"; delayMs: number; error: string };
+  | { outcome: "deferred"; delayMs: number; error: string; statusCode?: number };

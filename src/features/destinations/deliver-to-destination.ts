@@ -93,10 +93,25 @@ export async function deliver(
       result = { outcome: "failed", statusCode: null, error: (error as Error).message };
     }
   }
-  if (result.outcome === "deferred") {
+  const expired = at - row.created_at >= DELIVERY_WINDOW_MS;
+  if (result.outcome === "deferred" && !expired) {
+    // Asked to slow down (Klaviyo's 429): logged when something was sent, no attempt spent.
+    if (result.statusCode !== undefined) {
+      await recordAttempt(deps, row.id, {
+        at,
+        outcome: "retry",
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs: performance.now() - started,
+        clearBody: false,
+        counts: false,
+      });
+    }
     return { kind: "wait", reason: result.error, delayMs: result.delayMs };
   }
-  const expired = at - row.created_at >= DELIVERY_WINDOW_MS;
+  if (result.outcome === "deferred") {
+    result = { outcome: "retry", statusCode: result.statusCode ?? null, error: result.error };
+  }
   const outcome = result.outcome === "retry" && expired ? "failed" : result.outcome;
   await recordAttempt(deps, row.id, {
     at,
@@ -105,6 +120,7 @@ export async function deliver(
     error: result.error,
     durationMs: performance.now() - started,
     clearBody: outcome !== "retry" && row.event === "customer.forgotten",
+    counts: true,
   });
   const log = { deliveryId, destinationId: row.destination_id, kind: row.kind, attempt, outcome };
   if (outcome === "delivered") {
@@ -130,6 +146,8 @@ interface AttemptRecord {
   durationMs: number;
   /** A finished customer.forgotten delivery drops its body: the e-mail goes with it. */
   clearBody: boolean;
+  /** False for a 429 that only asked to wait: logged, not counted as an attempt. */
+  counts: boolean;
 }
 
 const STATUS_AFTER = { delivered: "delivered", retry: "pending", failed: "failed" } as const;
@@ -152,7 +170,7 @@ async function recordAttempt(deps: Pick<Deps, "db">, deliveryId: string, a: Atte
       .updateTable("destination_deliveries")
       .set({
         status: STATUS_AFTER[a.outcome],
-        attempts: sql<number>`attempts + 1`,
+        attempts: sql<number>`attempts + ${a.counts ? 1 : 0}`,
         last_error: a.error,
         ...(a.outcome === "delivered" ? { delivered_at: a.at } : {}),
         ...(a.clearBody ? { body: null } : {}),

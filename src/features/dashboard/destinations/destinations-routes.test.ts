@@ -74,7 +74,19 @@ for (const engine of ENGINES) {
 
         // A customer's enrichment reaches it; the log shows the delivery, and it can go again.
         await app.submit(apiKey, { email: "ada@example.com", firstName: "Ada", lastName: "L" });
-        await waitFor("delivered", () => receiver.requests.length === 2, 20_000);
+        // Delivered and recorded (a resend while the attempt is in flight is that attempt).
+        await waitFor(
+          "delivered",
+          async () =>
+            (
+              await app.deps.db.kysely
+                .selectFrom("destination_deliveries")
+                .select("status")
+                .where("account_id", "=", accountId)
+                .executeTakeFirst()
+            )?.status === "delivered",
+          20_000,
+        );
         const log = await browser.page(`${DESTINATIONS_PATH}/${id}`);
         expect(log.html).toContain("customer.enriched");
         const resend = log.html.match(/action="([^"]+\/resend)"/)?.[1] ?? "";
@@ -112,6 +124,24 @@ for (const engine of ENGINES) {
           .orderBy("id")
           .execute();
         expect(events.map((e) => e.action)).toEqual(["destination.added", "destination.removed"]);
+      });
+
+      it("adds Klaviyo with a private key, shown only by its last 4", async () => {
+        const { browser } = await signInNewAccount(app);
+        const wrong = await browser.submit(DESTINATIONS_PATH, `${DESTINATIONS_PATH}/klaviyo`, {
+          apiKey: "abc",
+        });
+        expect(wrong.status).toBe(400);
+        expect(await wrong.text()).toContain("give a private API key (pk_…)");
+        const key = "pk_0123456789abcdefghij0123wxyz";
+        const ok = await browser.submit(DESTINATIONS_PATH, `${DESTINATIONS_PATH}/klaviyo`, {
+          apiKey: key,
+        });
+        expect(ok.status).toBe(303);
+        const listed = await browser.page(ok.headers.get("location") ?? "/");
+        expect(listed.html).toContain("Destination added");
+        expect(listed.html).toContain("Klaviyo (key …wxyz)");
+        expect(listed.html).not.toContain(key);
       });
     },
   );

@@ -30,6 +30,7 @@ import {
 } from "./destinations-view.js";
 
 const NOTICES: Record<string, Notice> = {
+  added: { kind: "success", text: "Destination added: the next customer events reach it." },
   removed: { kind: "success", text: "Destination removed: nothing more is sent there." },
   resent: { kind: "success", text: "The delivery is queued again, with the same webhook-id." },
 };
@@ -60,7 +61,13 @@ export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & De
     const url = formField(body, "url").trim();
     const events = body.getAll("events").join(",");
     const refuse = (error: string) =>
-      renderList(deps, reply, session, { notice: null, refused: { url, error } }, 400);
+      renderList(
+        deps,
+        reply,
+        session,
+        { notice: null, refused: { form: "webhook", url, error } },
+        400,
+      );
     if (events === "") return refuse("Choose at least one event.");
     try {
       const added = await addDestination(deps, {
@@ -78,6 +85,23 @@ export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & De
     } catch (error) {
       if (error instanceof AppError) return refuse(error.message);
       throw error;
+    }
+  });
+
+  app.post(`${DESTINATIONS_PATH}/klaviyo`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    try {
+      await addDestination(deps, {
+        accountId: session.accountId,
+        kind: "klaviyo",
+        fields: { apiKey: formField(request.body, "apiKey") },
+        actor: userActor(session.userEmail),
+      });
+      return seeOther(reply, `${DESTINATIONS_PATH}?notice=added`);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const refused = { form: "klaviyo" as const, url: "", error: error.message };
+      return renderList(deps, reply, session, { notice: null, refused }, 400);
     }
   });
 

@@ -27,7 +27,7 @@ export interface DestinationsProps {
   notice: Notice | null;
   /** A webhook just added: its secret, shown this once. */
   added?: { destinationId: string; secret: string };
-  refused?: { url: string; error: string };
+  refused?: { form: "webhook" | "klaviyo"; url: string; error: string };
 }
 
 function postButton(
@@ -61,13 +61,28 @@ function addForm(p: DestinationsProps): SafeHtml {
   return html`<section class="panel" aria-labelledby="add-webhook-title">
   <div class="panel-head"><h2 id="add-webhook-title">Add a signed webhook</h2></div>
   <p class="muted">Each event is POSTed as JSON <code>{type, timestamp, data}</code> and signed as the Standard Webhooks specification says (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>): verify it with any Standard Webhooks library. A failed delivery is tried again for up to 3 days under the same <code>webhook-id</code>.</p>
-  ${p.refused ? html`<div class="notice error" role="alert"><p>${p.refused.error}</p></div>` : ""}
+  ${refusal(p, "webhook")}
   <form method="post" action="${DESTINATIONS_PATH}/webhook">${csrfField(p.session)}
-    ${field({ name: "url", label: "Receiver URL", type: "url", value: p.refused?.url ?? "", placeholder: "https://example.com/hooks/velvet", required: true, autocomplete: "off" })}
+    ${field({ name: "url", label: "Receiver URL", type: "url", value: p.refused?.form === "webhook" ? p.refused.url : "", placeholder: "https://example.com/hooks/velvet", required: true, autocomplete: "off" })}
     <fieldset><legend>Events</legend>${checks}</fieldset>
     <button type="submit">Add webhook</button>
   </form>
+</section>
+<section class="panel" aria-labelledby="add-klaviyo-title">
+  <div class="panel-head"><h2 id="add-klaviyo-title">Add Klaviyo</h2></div>
+  <p class="muted">Each enrichment sets <code>velvet_vip</code>, <code>velvet_score</code> and <code>velvet_reasons</code> on the customer's Klaviyo profile (found or created by e-mail), for your segments and flows; forgetting a person unsets them. In Klaviyo: Settings › API keys › Create Private API Key, with <strong>Profiles: Full access</strong>.</p>
+  ${refusal(p, "klaviyo")}
+  <form method="post" action="${DESTINATIONS_PATH}/klaviyo">${csrfField(p.session)}
+    ${field({ name: "apiKey", label: "Private API key", type: "password", placeholder: "pk_…", required: true, autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again." })}
+    <button type="submit">Add Klaviyo</button>
+  </form>
 </section>`;
+}
+
+function refusal(p: DestinationsProps, form: "webhook" | "klaviyo"): SafeHtml {
+  return p.refused?.form === form
+    ? html`<div class="notice error" role="alert"><p>${p.refused.error}</p></div>`
+    : html``;
 }
 
 export function destinationsView(p: DestinationsProps): SafeHtml {
@@ -76,7 +91,7 @@ export function destinationsView(p: DestinationsProps): SafeHtml {
     session: p.session,
     section: "settings",
     body: html`<div class="breadcrumb">Settings › Integrations</div>
-${pageHead("Destinations", "Where Velvet hands on what it learns: your own systems, through signed webhooks. History (imports, store backfills) reaches them too, marked historical.")}
+${pageHead("Destinations", "Where Velvet hands on what it learns: your own systems through signed webhooks, and Klaviyo. History (imports, store backfills) reaches them too, marked historical.")}
 ${settingsTabs("integrations", p.session.role)}
 ${integrationsNav("destinations")}
 ${notice(p.notice)}
