@@ -34,7 +34,7 @@ export interface AddedDestination {
 }
 
 export async function addDestination(
-  deps: Pick<Deps, "db" | "clock" | "config"> & Pick<DestinationsDeps, "destinations">,
+  deps: Pick<Deps, "db" | "clock" | "config" | "log"> & DestinationsDeps,
   input: AddDestinationInput,
 ): Promise<AddedDestination> {
   const driver = deps.destinations.get(input.kind as DestinationKind);
@@ -43,7 +43,7 @@ export async function addDestination(
     throw new AppError("bad_request", `Unknown destination kind ${input.kind}: choose ${kinds}`);
   }
   const events = parseEvents(input.events, driver.events);
-  const prepared = driver.prepare(input.fields, events);
+  const prepared = await driver.prepare(deps, input.accountId, input.fields, events);
   const key = prepared.secret === null ? null : requireSecretKey(deps.config.storeSync.tokenKey);
   const now = deps.clock.now();
   const id = newId(now);

@@ -56,8 +56,16 @@ export interface DestinationDriver {
   kind: DestinationKind;
   /** Events this kind can take (and the default when none are named). */
   events: readonly DestinationEvent[];
-  /** Checks what an admin typed (throws AppError `bad_request` with why) and prepares the row. */
-  prepare(input: Record<string, string>, events: DestinationEvent[] | null): PreparedDestination;
+  /**
+   * Checks what an admin typed (throws AppError `bad_request` with why), asking the outside
+   * when it must (a token's scopes), and prepares the row.
+   */
+  prepare(
+    deps: DriverDeps & Pick<Deps, "db">,
+    accountId: string,
+    input: Record<string, string>,
+    events: DestinationEvent[] | null,
+  ): Promise<PreparedDestination>;
   /** Sends one delivery; every outcome is a value (DeliveryResult), never an exception. */
   send(
     deps: DriverDeps,

@@ -22,7 +22,7 @@ export function klaviyoDriver(options: { baseUrl: string }): DestinationDriver {
   return {
     kind: "klaviyo",
     events: ["customer.enriched", "customer.forgotten"],
-    prepare(input, events) {
+    async prepare(_deps, _accountId, input, events) {
       const apiKey = (input.apiKey ?? "").trim();
       if (!/^pk_[A-Za-z0-9]{20,}$/.test(apiKey)) {
         throw new AppError(

@@ -21,7 +21,7 @@ export function webhookDriver(options: { allowPrivate: boolean }): DestinationDr
   return {
     kind: "webhook",
     events: DESTINATION_EVENTS,
-    prepare(input, events) {
+    async prepare(_deps, _accountId, input, events) {
       const checked = checkWebhookUrl(input.url ?? "", { allowPrivate: options.allowPrivate });
       if (!checked.ok)
         throw new AppError("bad_request", `Cannot add the webhook: ${checked.reason}`);
