@@ -15,12 +15,9 @@ import { chargePersonalData } from "./features/billing/charge-personal-data.js";
 import { orderPersonalData } from "./features/customers/order-personal-data.js";
 import { destinationRegistry } from "./features/destinations/destination-driver.js";
 import { destinationPersonalData } from "./features/destinations/destination-personal-data.js";
-import {
-  deliverOnEnriched,
-  deliverOnForgotten,
-  deliverOnVip,
-} from "./features/destinations/enqueue-deliveries.js";
+import { destinationHandlers } from "./features/destinations/enqueue-deliveries.js";
 import { klaviyoDriver } from "./features/destinations/klaviyo/klaviyo-driver.js";
+import { shopifyDriver } from "./features/destinations/shopify/shopify-driver.js";
 import { webhookDriver } from "./features/destinations/webhook/webhook-driver.js";
 import { enrichmentPersonalData } from "./features/enrichment/enrichment-personal-data.js";
 import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
@@ -110,6 +107,13 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     userAgent: "Velvet/1",
   });
   const alerts = options.alerts ?? createAlertDelivery(config, { http });
+  // Each destination kind and its driver, registered by the feature that owns its credentials.
+  const destinations = destinationRegistry([
+    webhookDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
+    klaviyoDriver({ baseUrl: config.destinations.klaviyoBaseUrl }),
+    shopifyDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
+  ]);
+  const deliver = destinationHandlers(destinations);
   return {
     config,
     db,
@@ -122,8 +126,8 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
       : threaded.lookupAll,
     // Who hears of an enrichment: enrichment raises the events without knowing the listeners.
     events: {
-      customerEnriched: [deliverOnEnriched],
-      vipFound: [alertOnVip, deliverOnVip],
+      customerEnriched: [deliver.onEnriched],
+      vipFound: [alertOnVip, deliver.onVip],
     },
     // Where a person's data lives, and who must hear that they were forgotten.
     privacy: {
@@ -134,13 +138,9 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
         chargePersonalData,
         destinationPersonalData,
       ],
-      forgotten: [deliverOnForgotten],
+      forgotten: [deliver.onForgotten],
     },
-    // Each destination kind and its driver, registered by the feature that owns its credentials.
-    destinations: destinationRegistry([
-      webhookDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
-      klaviyoDriver({ baseUrl: config.destinations.klaviyoBaseUrl }),
-    ]),
+    destinations,
     closeProviders: threaded.close,
     http,
     alerts,

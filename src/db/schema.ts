@@ -69,6 +69,8 @@ export interface CustomersTable {
   enrichment_status: EnrichmentStatus;
   created_at: number;
   updated_at: number;
+  /** The Shopify customer (numeric id or gid) the store sync saw this person as, if any. */
+  shopify_customer_id: Generated<string | null>;
 }
 
 export interface OrdersTable {

@@ -21,7 +21,7 @@ interface AccountOption {
 export function registerDestination(program: Command): void {
   const destination = program
     .command("destination")
-    .description("hand customer events to a signed webhook or Klaviyo");
+    .description("hand customer events to a signed webhook, the Shopify customer or Klaviyo");
   const add = destination.command("add").description("add a destination to an account");
 
   add
@@ -72,6 +72,34 @@ export function registerDestination(program: Command): void {
             accountId: opts.account,
             kind: "klaviyo",
             fields: { apiKey: opts.apiKey },
+            events: opts.events,
+            actor: commandActor(),
+          }),
+        { providers: false },
+      );
+      printResult(
+        Boolean(opts.json),
+        { destinationId: added.destinationId, target: added.target, events: added.events },
+        () =>
+          `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
+      );
+    });
+
+  add
+    .command("shopify")
+    .description("tag each VIP's Shopify customer on a connected store (needs write_customers)")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--connection <id>", "the store connection (velvet store list)", parseId)
+    .option("--tag <tag>", "the customer tag", "VIP")
+    .option("--events <list>", "comma-separated, from customer.vip, customer.forgotten")
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption & { connection: string; tag: string; events?: string }) => {
+      const added = await withDeps(
+        (deps) =>
+          addDestination(deps, {
+            accountId: opts.account,
+            kind: "shopify",
+            fields: { connectionId: opts.connection, tag: opts.tag },
             events: opts.events,
             actor: commandActor(),
           }),

@@ -10,8 +10,11 @@ import { type Kysely, sql } from "kysely";
  *   destination. `body` is the exact JSON sent on every attempt (so a retry carries the same
  *   bytes under the same id); `customer_id` is null once the person is forgotten.
  * - `destination_attempts`: every attempt, for the dashboard's log.
+ * - `customers.shopify_customer_id`: the Shopify customer an order came from (store sync), so
+ *   the Shopify destination can tag that customer.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable("customers").addColumn("shopify_customer_id", "text").execute();
   await db.schema
     .createTable("destinations")
     .addColumn("id", "text", (c) => c.primaryKey())

@@ -38,7 +38,7 @@ export interface DeliveryToSend {
   test?: boolean;
 }
 
-export interface DriverDeps extends Pick<Deps, "config" | "clock" | "log"> {
+export interface DriverDeps extends Pick<Deps, "config" | "clock" | "log" | "db"> {
   http: OutboundHttp;
 }
 
@@ -61,11 +61,16 @@ export interface DestinationDriver {
    * when it must (a token's scopes), and prepares the row.
    */
   prepare(
-    deps: DriverDeps & Pick<Deps, "db">,
+    deps: DriverDeps,
     accountId: string,
     input: Record<string, string>,
     events: DestinationEvent[] | null,
   ): Promise<PreparedDestination>;
+  /**
+   * Whether this kind takes this event's data at all (Shopify: only a customer with a Shopify
+   * id); without it every event the destination subscribed to is delivered.
+   */
+  accepts?(event: DestinationEvent, data: Record<string, unknown>): boolean;
   /** Sends one delivery; every outcome is a value (DeliveryResult), never an exception. */
   send(
     deps: DriverDeps,

@@ -15,6 +15,7 @@ import { topReasons } from "../alerts/top-reasons.js";
 import type { CustomerEnriched, VipFound } from "../enrichment/enrichment-deps.js";
 import type { CustomerForgotten } from "../privacy/privacy-registry.js";
 import { DELIVER_TO_DESTINATION, DELIVERY_MAX_ATTEMPTS } from "./delivery-task.js";
+import type { DestinationRegistry } from "./destination-driver.js";
 
 export function deliveryJobKey(deliveryId: string): string {
   return `destination:${deliveryId}`;
@@ -36,17 +37,21 @@ interface EventToDeliver {
 
 export async function enqueueDeliveries(
   trx: Transaction<Database>,
+  registry: DestinationRegistry,
   e: EventToDeliver,
   now: number,
 ): Promise<number> {
   const destinations = await trx
     .selectFrom("destinations")
-    .select(["id", "events"])
+    .select(["id", "kind", "events"])
     .where("account_id", "=", e.accountId)
     .execute();
   let queued = 0;
   for (const d of destinations) {
     if (!d.events.split(",").includes(e.event)) continue;
+    // A kind may take only some customers (Shopify: those the store sync knows).
+    const accepts = registry.get(d.kind)?.accepts;
+    if (accepts !== undefined && !accepts(e.event, e.data)) continue;
     const id = newId(now);
     const body = JSON.stringify({
       type: e.event,
@@ -93,20 +98,30 @@ export async function enqueueDeliveries(
   return queued;
 }
 
-async function customerData(trx: Transaction<Database>, event: CustomerEnriched) {
+/** The customer as events show them; `shopifyId` only when the store sync knows them. */
+async function customerOf(trx: Transaction<Database>, customerId: string) {
   const c = await trx
     .selectFrom("customers")
-    .select(["email", "first_name", "last_name", "store_id"])
-    .where("id", "=", event.customerId)
+    .select(["email", "first_name", "last_name", "store_id", "shopify_customer_id"])
+    .where("id", "=", customerId)
     .executeTakeFirstOrThrow();
   return {
     customer: {
-      id: event.customerId,
+      id: customerId,
       email: c.email,
       firstName: c.first_name,
       lastName: c.last_name,
+      ...(c.shopify_customer_id === null ? {} : { shopifyId: c.shopify_customer_id }),
     },
     storeId: c.store_id,
+  };
+}
+
+async function customerData(trx: Transaction<Database>, event: CustomerEnriched) {
+  const { customer, storeId } = await customerOf(trx, event.customerId);
+  return {
+    customer,
+    storeId,
     score: event.score,
     threshold: event.threshold,
     vip: event.vip,
@@ -115,55 +130,66 @@ async function customerData(trx: Transaction<Database>, event: CustomerEnriched)
   };
 }
 
-export const deliverOnEnriched: EventHandler<CustomerEnriched> = async (trx, event, now) => {
-  await enqueueDeliveries(
-    trx,
-    {
-      accountId: event.accountId,
-      event: "customer.enriched",
-      customerId: event.customerId,
-      linkCustomer: true,
-      historical: event.historical,
-      data: await customerData(trx, event),
-      requestId: event.requestId,
-    },
-    now,
-  );
-};
+/** The destinations' handlers for the three events, over the registry of kinds (main.ts). */
+export function destinationHandlers(registry: DestinationRegistry) {
+  const onEnriched: EventHandler<CustomerEnriched> = async (trx, event, now) => {
+    await enqueueDeliveries(
+      trx,
+      registry,
+      {
+        accountId: event.accountId,
+        event: "customer.enriched",
+        customerId: event.customerId,
+        linkCustomer: true,
+        historical: event.historical,
+        data: await customerData(trx, event),
+        requestId: event.requestId,
+      },
+      now,
+    );
+  };
 
-export const deliverOnVip: EventHandler<VipFound> = async (trx, event, now) => {
-  await enqueueDeliveries(
-    trx,
-    {
-      accountId: event.accountId,
-      event: "customer.vip",
-      customerId: event.customerId,
-      linkCustomer: true,
-      historical: event.historical,
-      data: await customerData(trx, event),
-      requestId: event.requestId,
-    },
-    now,
-  );
-};
+  const onVip: EventHandler<VipFound> = async (trx, event, now) => {
+    await enqueueDeliveries(
+      trx,
+      registry,
+      {
+        accountId: event.accountId,
+        event: "customer.vip",
+        customerId: event.customerId,
+        linkCustomer: true,
+        historical: event.historical,
+        data: await customerData(trx, event),
+        requestId: event.requestId,
+      },
+      now,
+    );
+  };
 
-/**
- * After an erasure: the receiver is told which person to erase (id and e-mail). The delivery is
- * not linked to the person (the customer row is about to go), and its body, the only place the
- * e-mail stays, is cleared once it is delivered or given up (deliver-to-destination.ts).
- */
-export const deliverOnForgotten: EventHandler<CustomerForgotten> = async (trx, event, now) => {
-  await enqueueDeliveries(
-    trx,
-    {
-      accountId: event.accountId,
-      event: "customer.forgotten",
-      customerId: event.customerId,
-      linkCustomer: false,
-      historical: false,
-      data: { customer: { id: event.customerId, email: event.email }, storeId: event.storeId },
-      requestId: null,
-    },
-    now,
-  );
-};
+  /**
+   * After an erasure (raised while the customer row still exists): the receiver is told which
+   * person to erase (id, e-mail, and the Shopify id when known). The delivery is not linked to
+   * the person, and its body, the only place the e-mail stays, is cleared once it is delivered
+   * or given up (deliver-to-destination.ts).
+   */
+  const onForgotten: EventHandler<CustomerForgotten> = async (trx, event, now) => {
+    const { customer, storeId } = await customerOf(trx, event.customerId);
+    const { firstName: _f, lastName: _l, ...identity } = customer;
+    await enqueueDeliveries(
+      trx,
+      registry,
+      {
+        accountId: event.accountId,
+        event: "customer.forgotten",
+        customerId: event.customerId,
+        linkCustomer: false,
+        historical: false,
+        data: { customer: identity, storeId },
+        requestId: null,
+      },
+      now,
+    );
+  };
+
+  return { onEnriched, onVip, onForgotten };
+}

@@ -142,6 +142,14 @@ for (const engine of ENGINES) {
         expect(listed.html).toContain("Destination added");
         expect(listed.html).toContain("Klaviyo (key …wxyz)");
         expect(listed.html).not.toContain(key);
+        // Shopify needs a connected store first; another account's (or no) connection is refused.
+        expect(listed.html).toContain("Connect a Shopify store first");
+        const shopify = await browser.submit(DESTINATIONS_PATH, `${DESTINATIONS_PATH}/shopify`, {
+          connectionId: "0193a0e4-0000-7000-8000-000000000000",
+          tag: "VIP",
+        });
+        expect(shopify.status).toBe(400);
+        expect(await shopify.text()).toContain("No connected Shopify store");
       });
     },
   );

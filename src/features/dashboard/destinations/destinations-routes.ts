@@ -16,6 +16,7 @@ import { listDestinations } from "../../destinations/list-destinations.js";
 import { removeDestination } from "../../destinations/remove-destination.js";
 import { resendDelivery } from "../../destinations/resend-delivery.js";
 import { testDestination } from "../../destinations/test-destination.js";
+import { listConnections } from "../../store-sync/list-connections.js";
 import type { Notice } from "../html/components.js";
 import { sendNotFoundPage } from "../html/error-pages.js";
 import { formField } from "../http/form-body.js";
@@ -41,11 +42,14 @@ async function renderList(
   deps: Deps,
   reply: FastifyReply,
   session: DashboardSession,
-  extra: Omit<DestinationsProps, "session" | "destinations">,
+  extra: Omit<DestinationsProps, "session" | "destinations" | "shops">,
   status = 200,
 ) {
   const destinations = await listDestinations(deps.db.kysely, session.accountId);
-  return sendPage(reply, destinationsView({ session, destinations, ...extra }), status);
+  const shops = (await listConnections(deps.db.kysely, session.accountId))
+    .filter((c) => c.platform === "shopify")
+    .map((c) => ({ connectionId: c.connectionId, shop: c.shop }));
+  return sendPage(reply, destinationsView({ session, destinations, shops, ...extra }), status);
 }
 
 export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & DestinationsDeps) {
@@ -101,6 +105,26 @@ export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & De
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const refused = { form: "klaviyo" as const, url: "", error: error.message };
+      return renderList(deps, reply, session, { notice: null, refused }, 400);
+    }
+  });
+
+  app.post(`${DESTINATIONS_PATH}/shopify`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    try {
+      await addDestination(deps, {
+        accountId: session.accountId,
+        kind: "shopify",
+        fields: {
+          connectionId: formField(request.body, "connectionId"),
+          tag: formField(request.body, "tag"),
+        },
+        actor: userActor(session.userEmail),
+      });
+      return seeOther(reply, `${DESTINATIONS_PATH}?notice=added`);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const refused = { form: "shopify" as const, url: "", error: error.message };
       return renderList(deps, reply, session, { notice: null, refused }, 400);
     }
   });

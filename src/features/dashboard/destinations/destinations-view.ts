@@ -27,7 +27,9 @@ export interface DestinationsProps {
   notice: Notice | null;
   /** A webhook just added: its secret, shown this once. */
   added?: { destinationId: string; secret: string };
-  refused?: { form: "webhook" | "klaviyo"; url: string; error: string };
+  refused?: { form: "webhook" | "klaviyo" | "shopify"; url: string; error: string };
+  /** The account's connected Shopify stores, for the Shopify form. */
+  shops: { connectionId: string; shop: string }[];
 }
 
 function postButton(
@@ -79,7 +81,25 @@ function addForm(p: DestinationsProps): SafeHtml {
 </section>`;
 }
 
-function refusal(p: DestinationsProps, form: "webhook" | "klaviyo"): SafeHtml {
+function shopifyForm(p: DestinationsProps): SafeHtml {
+  const options = p.shops.map((s) => html`<option value="${s.connectionId}">${s.shop}</option>`);
+  return html`<section class="panel" aria-labelledby="add-shopify-title">
+  <div class="panel-head"><h2 id="add-shopify-title">Tag VIPs in Shopify</h2></div>
+  <p class="muted">A VIP who ordered in a connected Shopify store gets a customer tag (for Flow, discounts, your help desk) and a <code>velvet.vip_score</code> metafield; forgetting a person removes both. The store's token needs the <code>write_customers</code> scope: Velvet checks it with Shopify first.</p>
+  ${refusal(p, "shopify")}
+  ${
+    p.shops.length === 0
+      ? html`<p class="muted">Connect a Shopify store first (Integrations › Stores).</p>`
+      : html`<form method="post" action="${DESTINATIONS_PATH}/shopify">${csrfField(p.session)}
+    <label for="f-connectionId">Store</label><select id="f-connectionId" name="connectionId">${options}</select>
+    ${field({ name: "tag", label: "Customer tag", value: "VIP", required: true, autocomplete: "off" })}
+    <button type="submit">Tag VIPs in Shopify</button>
+  </form>`
+  }
+</section>`;
+}
+
+function refusal(p: DestinationsProps, form: "webhook" | "klaviyo" | "shopify"): SafeHtml {
   return p.refused?.form === form
     ? html`<div class="notice error" role="alert"><p>${p.refused.error}</p></div>`
     : html``;
@@ -91,7 +111,7 @@ export function destinationsView(p: DestinationsProps): SafeHtml {
     session: p.session,
     section: "settings",
     body: html`<div class="breadcrumb">Settings › Integrations</div>
-${pageHead("Destinations", "Where Velvet hands on what it learns: your own systems through signed webhooks, and Klaviyo. History (imports, store backfills) reaches them too, marked historical.")}
+${pageHead("Destinations", "Where Velvet hands on what it learns: your own systems through signed webhooks, the Shopify customer, and Klaviyo. History (imports, store backfills) reaches them too, marked historical.")}
 ${settingsTabs("integrations", p.session.role)}
 ${integrationsNav("destinations")}
 ${notice(p.notice)}
@@ -111,6 +131,7 @@ ${
   </table></div>`
   }
 </section>
-${addForm(p)}`,
+${addForm(p)}
+${shopifyForm(p)}`,
   });
 }
