@@ -120,6 +120,23 @@ for (const engine of ENGINES) {
       expect(hooks.map((h) => h.headers["webhook-id"]).sort()).toEqual(
         rows.map((r) => r.id).sort(),
       );
+      // A re-enrichment (its enrichment failed, the next order requeued it) delivers nothing new.
+      await app.deps.db.kysely
+        .updateTable("customers")
+        .set({ enrichment_status: "failed" })
+        .where("id", "=", customerId)
+        .execute();
+      await submit(`grace-${engine.name}-${n}@navy-systems.com`, `v-${n}-again`);
+      await waitFor("re-enriched", async () => {
+        const c = await app.deps.db.kysely
+          .selectFrom("customers")
+          .select("enrichment_status")
+          .where("id", "=", customerId)
+          .executeTakeFirst();
+        return c?.enrichment_status === "enriched";
+      });
+      await drainQueue(app.deps);
+      expect(about(customerId)).toHaveLength(2);
       // The chat alert went as well: destinations do not replace the people's alert.
       expect(chat.requests.filter((r) => JSON.stringify(r.body).includes(customerId))).toHaveLength(
         1,

@@ -1,6 +1,6 @@
 /**
  * Outgoing calls to a store platform, through the same SSRF-guarded agent as the chat webhooks
- * (alerts/ssrf-guard.ts): a timeout on every call, no redirect followed, no private address
+ * (lib/outbound/ssrf-guard.ts): a timeout on every call, no redirect followed, no private address
  * unless WEBHOOKS_ALLOW_PRIVATE=true. Every answer that is not a success becomes a
  * PlatformError saying what the sync should do about it:
  * - `broken`: the credentials were refused or the store is gone (401, 403, 404), or the address
