@@ -16,6 +16,7 @@ import { systemActor } from "../audit/audit-actor.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { addDestination } from "./add-destination.js";
 import { KLAVIYO_REVISION } from "./klaviyo/klaviyo-driver.js";
+import { testDestination } from "./test-destination.js";
 
 const actor = systemActor("test");
 
@@ -79,6 +80,12 @@ for (const engine of ENGINES) {
         actor,
       });
       expect(added.events).toEqual(["customer.enriched", "customer.forgotten"]);
+      const tested = await testDestination(app.deps, {
+        accountId: account.accountId,
+        destinationId: added.destinationId,
+      });
+      expect(tested).toMatchObject({ outcome: "delivered", statusCode: 200 });
+      klaviyo.requests.length = 0;
       klaviyo.throttle(1, 1);
       const email = `grace-${engine.name}-${++n}@navy-systems.com`;
       const customerId = await submit(email);

@@ -22,6 +22,7 @@ import { systemActor } from "../audit/audit-actor.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { sealCredentials } from "../store-sync/credentials.js";
 import { addDestination } from "./add-destination.js";
+import { testDestination } from "./test-destination.js";
 
 const actor = systemActor("test");
 
@@ -127,6 +128,12 @@ for (const engine of ENGINES) {
         actor,
       });
       expect(added.events).toEqual(["customer.vip", "customer.forgotten"]);
+      expect(
+        await testDestination(app.deps, {
+          accountId: account.accountId,
+          destinationId: added.destinationId,
+        }),
+      ).toMatchObject({ outcome: "delivered", statusCode: 200 });
       const shopifyId = String(7000 + n);
       const customerId = await vipFromShopify(shopifyId);
       const unknown = await vipFromShopify(null);

@@ -32,7 +32,13 @@ const UserError = z.object({
 });
 const Answer = z.object({
   data: z
-    .record(z.string(), z.object({ userErrors: z.array(UserError) }).nullable())
+    .record(
+      z.string(),
+      z
+        .object({ userErrors: z.array(UserError).optional() })
+        .passthrough()
+        .nullable(),
+    )
     .nullable()
     .optional(),
   errors: z
