@@ -27,6 +27,7 @@ import { createAlertDelivery } from "../alerts/alert-deps.js";
 import { systemActor } from "../audit/audit-actor.js";
 import { importOrders } from "../order-import/import-orders.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
+import { exportCustomer } from "../privacy/export-customer.js";
 import { addDestination } from "./add-destination.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "velvet-webhooks-"));
@@ -217,6 +218,15 @@ for (const engine of ENGINES) {
       const customerId = await submit(email, `f-${n}`);
       await waitFor("two webhooks", () => about(customerId).length === 2, 20_000);
       await drainQueue(app.deps);
+      // What was handed on is part of "show me what you hold about me".
+      const exported = await exportCustomer(app.deps, {
+        accountId: account.accountId,
+        lookup: { customerId },
+        actor,
+      });
+      expect(
+        ((exported?.destinationDeliveries ?? []) as { event: string }[]).map((d) => d.event).sort(),
+      ).toEqual(["customer.enriched", "customer.vip"]);
       const erased = await eraseCustomer(app.deps, {
         accountId: account.accountId,
         lookup: { customerId },
