@@ -12,11 +12,12 @@ import type { Deps } from "../../deps.js";
 import type { JobOutcome, TaskDefinition } from "../../jobs/task.js";
 import { newId } from "../../lib/ids.js";
 import type { DeliveryResult } from "../alerts/delivery-result.js";
+import type { MetricsDeps } from "../metrics/metrics.js";
 import { DELIVER_TO_DESTINATION, DELIVERY_WINDOW_MS, RETRY_SCHEDULE_MS } from "./delivery-task.js";
 import type { DestinationsDeps } from "./destination-driver.js";
 import { openSecret } from "./destination-secrets.js";
 
-type TaskDeps = Deps & DestinationsDeps;
+type TaskDeps = Deps & DestinationsDeps & MetricsDeps;
 
 export function deliverToDestinationTask(): TaskDefinition<{ deliveryId: string }, TaskDeps> {
   return {
@@ -95,6 +96,7 @@ export async function deliver(
   }
   const expired = at - row.created_at >= DELIVERY_WINDOW_MS;
   if (result.outcome === "deferred" && !expired) {
+    deps.metrics.destinationDelivery(row.kind, "deferred");
     // Asked to slow down (Klaviyo's 429): logged when something was sent, no attempt spent.
     if (result.statusCode !== undefined) {
       await recordAttempt(deps, row.id, {
@@ -122,6 +124,7 @@ export async function deliver(
     clearBody: outcome !== "retry" && row.event === "customer.forgotten",
     counts: true,
   });
+  deps.metrics.destinationDelivery(row.kind, outcome);
   const log = { deliveryId, destinationId: row.destination_id, kind: row.kind, attempt, outcome };
   if (outcome === "delivered") {
     deps.log.info(log, "destination delivery sent");
