@@ -71,6 +71,13 @@ export interface DestinationDriver {
    * id); without it every event the destination subscribed to is delivered.
    */
   accepts?(event: DestinationEvent, data: Record<string, unknown>): boolean;
+  /**
+   * True when telling this kind to forget someone it was never sent would do harm (Klaviyo's
+   * upsert would create a profile for them): `customer.forgotten` then goes only where an
+   * earlier event about the person went. A webhook, the merchant's own system, hears of every
+   * erasure.
+   */
+  forgetsOnlyWhatItWasSent?: boolean;
   /** Sends one delivery; every outcome is a value (DeliveryResult), never an exception. */
   send(
     deps: DriverDeps,

@@ -30,6 +30,8 @@ interface EventToDeliver {
   customerId: string;
   /** Kept on the delivery (null: not linked to the person, as for customer.forgotten). */
   linkCustomer: boolean;
+  /** customer.forgotten: the destinations that were sent something about the person. */
+  sentTo?: ReadonlySet<string>;
   historical: boolean;
   data: Record<string, unknown>;
   requestId: string | null;
@@ -50,8 +52,9 @@ export async function enqueueDeliveries(
   for (const d of destinations) {
     if (!d.events.split(",").includes(e.event)) continue;
     // A kind may take only some customers (Shopify: those the store sync knows).
-    const accepts = registry.get(d.kind)?.accepts;
-    if (accepts !== undefined && !accepts(e.event, e.data)) continue;
+    const driver = registry.get(d.kind);
+    if (driver?.accepts !== undefined && !driver.accepts(e.event, e.data)) continue;
+    if (driver?.forgetsOnlyWhatItWasSent && e.sentTo !== undefined && !e.sentTo.has(d.id)) continue;
     const id = newId(now);
     const body = JSON.stringify({
       type: e.event,
@@ -175,6 +178,11 @@ export function destinationHandlers(registry: DestinationRegistry) {
   const onForgotten: EventHandler<CustomerForgotten> = async (trx, event, now) => {
     const { customer, storeId } = await customerOf(trx, event.customerId);
     const { firstName: _f, lastName: _l, ...identity } = customer;
+    const sent = await trx
+      .selectFrom("destination_deliveries")
+      .select("destination_id")
+      .where("customer_id", "=", event.customerId)
+      .execute();
     await enqueueDeliveries(
       trx,
       registry,
@@ -183,6 +191,7 @@ export function destinationHandlers(registry: DestinationRegistry) {
         event: "customer.forgotten",
         customerId: event.customerId,
         linkCustomer: false,
+        sentTo: new Set(sent.map((s) => s.destination_id)),
         historical: false,
         data: { customer: identity, storeId },
         requestId: null,

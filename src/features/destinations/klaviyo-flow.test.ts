@@ -12,6 +12,7 @@ import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { drainQueue } from "../../../test/support/test-deps.js";
 import { systemActor } from "../audit/audit-actor.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { addDestination } from "./add-destination.js";
@@ -142,6 +143,32 @@ for (const engine of ENGINES) {
         first_name: "Grace",
         properties: { loyalty_tier: "gold" },
       });
+    });
+
+    it("does not create a profile to forget someone Klaviyo was never sent", async () => {
+      const other = await app.createAccount({ name: "Late Klaviyo" });
+      const email = `late-${engine.name}-${++n}@navy-systems.com`;
+      const res = await app.submit(other.apiKey, { email, firstName: "La", lastName: "Te" });
+      const { customerId } = (await res.json()) as { customerId: string };
+      await waitFor("enriched", async () => {
+        const c = await app.deps.db.kysely
+          .selectFrom("customers")
+          .select("enrichment_status")
+          .where("id", "=", customerId)
+          .executeTakeFirst();
+        return c?.enrichment_status === "enriched";
+      });
+      // Klaviyo is added after this customer's enrichment: it never heard of them.
+      await addDestination(app.deps, {
+        accountId: other.accountId,
+        kind: "klaviyo",
+        fields: { apiKey: klaviyo.apiKey },
+        actor,
+      });
+      await eraseCustomer(app.deps, { accountId: other.accountId, lookup: { customerId }, actor });
+      await drainQueue(app.deps);
+      expect(klaviyo.profiles.has(email)).toBe(false);
+      expect(klaviyo.requests.filter((r) => JSON.stringify(r.body).includes(email))).toEqual([]);
     });
 
     it("fails a key without profiles:write with Klaviyo's own words", async () => {

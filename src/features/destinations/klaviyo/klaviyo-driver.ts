@@ -22,6 +22,7 @@ export function klaviyoDriver(options: { baseUrl: string }): DestinationDriver {
   return {
     kind: "klaviyo",
     events: ["customer.enriched", "customer.forgotten"],
+    forgetsOnlyWhatItWasSent: true,
     async prepare(_deps, _accountId, input, events) {
       const apiKey = (input.apiKey ?? "").trim();
       if (!/^pk_[A-Za-z0-9]{20,}$/.test(apiKey)) {

@@ -60,6 +60,7 @@ export function shopifyDriver(options: { allowPrivate: boolean }): DestinationDr
   return {
     kind: "shopify",
     events: ["customer.vip", "customer.forgotten"],
+    forgetsOnlyWhatItWasSent: true,
     accepts: (_event, data) =>
       typeof (data.customer as { shopifyId?: unknown } | undefined)?.shopifyId === "string",
     async prepare(deps, accountId, input, events) {
