@@ -5,6 +5,7 @@ import { registerAlerts } from "./commands/alerts.js";
 import { registerAudit } from "./commands/audit.js";
 import { registerCustomer } from "./commands/customer.js";
 import { registerData } from "./commands/data.js";
+import { registerDestination } from "./commands/destination.js";
 import { registerImport } from "./commands/import.js";
 import { registerJobs } from "./commands/jobs.js";
 import { registerKey } from "./commands/key.js";
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerAudit(program);
   registerImport(program);
   registerStore(program);
+  registerDestination(program);
   registerUser(program);
   return program;
 }

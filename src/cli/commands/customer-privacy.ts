@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import type { AppDeps } from "../../app-deps.js";
 import { getAccount } from "../../features/accounts/get-account.js";
+import { erasedLabel } from "../../features/audit/audit-actions.js";
 import { eraseCustomer } from "../../features/privacy/erase-customer.js";
 import { exportCustomer } from "../../features/privacy/export-customer.js";
 import { commandActor } from "../cli-actor.js";
@@ -39,10 +40,11 @@ export function registerCustomerPrivacy(customer: ReturnType<Command["command"]>
       });
       if (!result) throw new CliError(`No customer ${opts.email} in account ${opts.account}`);
       printResult(Boolean(opts.json), result, () => {
-        const e = result.erased;
+        const { chargesKept = 0, ...gone } = result.erased;
+        const counts = Object.entries(gone).map(([name, n]) => `${n} ${erasedLabel(name)}`);
         return [
-          `Customer ${result.customerId} erased: ${e.orders} orders, ${e.enrichments} enrichment, ${e.providerAnswers} provider answers, ${e.alerts} alerts with ${e.deliveryAttempts} delivery attempts, ${e.jobs} pending jobs.`,
-          `Billing keeps ${e.chargesKept} charge (amount, price, month) without the person.`,
+          `Customer ${result.customerId} erased: ${counts.join(", ")}.`,
+          `Billing keeps ${chargesKept} charge (amount, price, month) without the person.`,
           ...(result.walCleared
             ? []
             : [

@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = {
   "store.paused": "Store sync paused",
   "store.resumed": "Store sync resumed",
   "store.disconnected": "Store disconnected",
+  "destination.added": "Destination added",
+  "destination.removed": "Destination removed",
   "team.invited": "Team member invited",
   "team.invitation_cancelled": "Invitation cancelled",
   "team.joined": "Invitation accepted",
@@ -42,6 +44,13 @@ const DETAIL_LABELS: Record<string, string> = {
   orders: "orders",
   providerAnswers: "provider answers",
   deliveryAttempts: "delivery records",
+  enrichments: "enrichment",
+  alerts: "alerts",
+  jobs: "pending jobs",
+  destinationDeliveries: "destination deliveries",
+  destinationAttempts: "destination delivery records",
+  kind: "kind",
+  target: "target",
   chargesKept: "charges kept",
   keysRevoked: "keys revoked",
   sessionsEnded: "sessions ended",
@@ -54,6 +63,11 @@ const DETAIL_LABELS: Record<string, string> = {
   email: "e-mail",
   invitationsEnded: "invitations ended",
 };
+
+/** How people read one of an erasure's counts ("providerAnswers" → "provider answers"). */
+export function erasedLabel(name: string): string {
+  return DETAIL_LABELS[name] ?? name;
+}
 
 /** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */
 export function auditDetailsText(details: Record<string, unknown> | null): string {

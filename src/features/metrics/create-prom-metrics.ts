@@ -72,6 +72,12 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
     labelNames: ["channel", "outcome"],
     registers: [registry],
   });
+  const destinationDeliveries = new Counter({
+    name: "velvet_destination_deliveries_total",
+    help: "Destination delivery attempts (webhooks, Shopify, Klaviyo) by kind and outcome",
+    labelNames: ["kind", "outcome"],
+    registers: [registry],
+  });
   // prom-client starts every metric's collect in the same turn: the two queue gauges share
   // one read per scrape (the snapshot is dropped on the next turn, so each scrape reads anew).
   let snapshot: Promise<JobStats[]> | null = null;
@@ -155,6 +161,9 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
     circuitState: setCircuit,
     alertDelivery(channel, outcome) {
       alertDeliveries.labels(channel, outcome).inc();
+    },
+    destinationDelivery(kind, outcome) {
+      destinationDeliveries.labels(kind, outcome).inc();
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

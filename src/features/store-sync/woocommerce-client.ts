@@ -24,7 +24,7 @@
  */
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.js";
-import { isStandardPort } from "../alerts/ssrf-guard.js";
+import { isStandardPort } from "../../lib/outbound/ssrf-guard.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import type { Credentials } from "./credentials.js";
 import {

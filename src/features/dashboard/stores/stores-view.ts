@@ -27,11 +27,11 @@ const STATES: Record<StoreConnectionState, { label: string; cls: string }> = {
   broken: { label: "Broken", cls: "bad" },
 };
 
-/** Integrations has two pages: API Access (push) and Stores (pull). */
-export function integrationsNav(active: "api" | "stores"): SafeHtml {
-  const link = (key: "api" | "stores", href: string, label: string) =>
+/** Integrations has three pages: API Access (push), Stores (pull), Destinations (hand on). */
+export function integrationsNav(active: "api" | "stores" | "destinations"): SafeHtml {
+  const link = (key: "api" | "stores" | "destinations", href: string, label: string) =>
     html`<a href="${href}"${key === active ? html` aria-current="page"` : ""}>${label}</a>`;
-  return html`<nav class="subnav" aria-label="Integrations">${link("api", "/settings/integrations", "API Access")}${link("stores", STORES_PATH, "Stores")}</nav>`;
+  return html`<nav class="subnav" aria-label="Integrations">${link("api", "/settings/integrations", "API Access")}${link("stores", STORES_PATH, "Stores")}${link("destinations", "/settings/integrations/destinations", "Destinations")}</nav>`;
 }
 
 function action(
