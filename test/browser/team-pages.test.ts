@@ -77,7 +77,12 @@ for (const engine of ENGINES) {
         expect(link).toContain("/invitations/accept?token=");
         await page.goto(`${app.url}/settings/team`);
         expect(await page.locator("#invite-link").count()).toBe(0);
-        expect(await page.getByRole("cell", { name: memberEmail }).count()).toBe(1);
+        expect(await page.getByRole("cell", { name: memberEmail, exact: true }).count()).toBe(1);
+        expect(
+          await visible(
+            page.getByRole("button", { name: `Cancel the invitation of ${memberEmail}` }),
+          ),
+        ).toBe(true);
         await logOut();
 
         await page.goto(`${app.url}${new URL(link).pathname}${new URL(link).search}`);
