@@ -1,5 +1,5 @@
 /**
- * Every weight of the VIP score, in one place. The README ("The VIP score") is the same table in prose; keep
+ * Every weight of the VIP score, in one place. docs/scoring.md ("The VIP score") is the same table in prose; keep
  * them together when changing either.
  *
  * How the weights were chosen:
