@@ -113,6 +113,16 @@ for (const engine of ENGINES) {
       expect(dry.stdout).toContain("Would charge: 2 enrichments, $0.10");
       expect(dry.stderr).toContain("line 3: email is not a valid e-mail address");
       expect(await counts()).toEqual({ customers: 0, orders: 0, charges: 0 });
+      const dryJson = await runVelvet(
+        ["import", "orders", SMALL, "--account", accountId, "--json"],
+        env(),
+      );
+      expect(JSON.parse(dryJson.stdout)).toMatchObject({
+        dryRun: true,
+        newCustomers: 2,
+        charges: 2,
+      });
+      expect(await counts()).toEqual({ customers: 0, orders: 0, charges: 0 });
 
       const done = await runVelvet(
         ["import", "orders", SMALL, "--account", accountId, "--yes", "--json"],
@@ -120,6 +130,7 @@ for (const engine of ENGINES) {
       );
       expect(done.code).toBe(0);
       expect(JSON.parse(done.stdout)).toEqual({
+        dryRun: false,
         rows: 3,
         orders: 2,
         customers: 2,

@@ -79,7 +79,9 @@ export function registerImport(program: Command): void {
         },
         { providers: false },
       );
-      printResult(json, summary, () => describe(summary, Boolean(opts.yes)));
+      printResult(json, { dryRun: !opts.yes, ...summary }, () =>
+        describe(summary, Boolean(opts.yes)),
+      );
       if (stop.signal.aborted) {
         process.stderr.write(
           "velvet: interrupted; run the same command again to import the rest\n",

@@ -12,6 +12,7 @@ export function registerServe(program: Command): void {
     .description(
       "run the HTTP server (public API and dashboard) and, unless WORKER_ENABLED=false, the job worker; migrates the database first",
     )
+    .option("--json", "accepted for uniformity: the logs on stdout are always JSON lines")
     .action(async () => {
       const deps = await buildDeps({ longRunning: true });
       // A listener that cannot start ends the process, after releasing what was opened.
