@@ -61,6 +61,12 @@ function storeRank({ storeRank: rank }: OfflineSignals): ScoreSignal {
         value: `store has ${rank.storeOrders} ${rank.currency} orders, ${rank.minimum} needed`,
         points: 0,
       };
+    case "prior":
+      return {
+        ...base,
+        value: `${rank.percentile} among typical online orders (store has ${rank.storeOrders} USD orders, ${rank.minimum} for its own)`,
+        points: bandPoints(rank.percentile, STORE_PERCENTILE_BANDS),
+      };
     case "ranked":
       return {
         ...base,
