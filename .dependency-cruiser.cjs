@@ -33,6 +33,7 @@ const FEATURE_ORDER = [
   "order-import",
   "store-sync", // pulls Shopify and WooCommerce orders through orders/
   "privacy",
+  "demo", // sample store history through order-import, removed as privacy erases
   "dashboard", // the web UI over all of the above
 ];
 

@@ -83,6 +83,12 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
     load: async () => (await import("./commands/store.js")).registerStore,
   },
   {
+    name: "demo",
+    description:
+      "add a sample store history to an account (marked as sample, never billed or alerted), or remove it",
+    load: async () => (await import("./commands/demo.js")).registerDemo,
+  },
+  {
     name: "user",
     description: "an account's team: log-ins and roles",
     load: async () => (await import("./commands/user.js")).registerUser,

@@ -15,6 +15,7 @@ import * as m0010 from "./migrations/0010_operations.js";
 import * as m0011 from "./migrations/0011_job_priority.js";
 import * as m0012 from "./migrations/0012_store_connections.js";
 import * as m0013 from "./migrations/0013_team.js";
+import * as m0018 from "./migrations/0018_sample_data.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0011_job_priority": m0011,
   "0012_store_connections": m0012,
   "0013_team": m0013,
+  "0018_sample_data": m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

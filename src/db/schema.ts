@@ -69,6 +69,8 @@ export interface CustomersTable {
   enrichment_status: EnrichmentStatus;
   created_at: number;
   updated_at: number;
+  /** 1: generated sample data (velvet demo), never billed or alerted; 0: a real customer. */
+  sample: Generated<number>;
 }
 
 export interface OrdersTable {

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = {
   "user.password_reset_link_issued": "Password link issued (command line)",
   "user.password_reset": "Password reset",
   "user.sessions_ended": "Sessions ended",
+  "sample_data.added": "Sample orders added",
+  "sample_data.removed": "Sample orders removed",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

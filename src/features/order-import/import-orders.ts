@@ -49,6 +49,8 @@ export interface ImportOptions {
   apply: boolean;
   /** Raise VIP alerts for the imported customers. */
   alerts: boolean;
+  /** Generated sample data (velvet demo): new customers marked as sample, not charged. */
+  sample?: boolean;
   onProgress?: (progress: ImportProgress) => void;
   onRowError?: (error: RowError) => void;
   /** Stops after the batch in flight (Ctrl-C); a re-run finishes the rest. */
@@ -114,8 +116,8 @@ export async function importOrders(
     orders: counts.orders,
     customers: tally.customers,
     newCustomers: tally.newCustomers,
-    charges: tally.newCustomers,
-    amountUsd: multiply(price, tally.newCustomers),
+    charges: options.sample ? 0 : tally.newCustomers,
+    amountUsd: multiply(price, options.sample ? 0 : tally.newCustomers),
     skipped: tally.skipped,
     errors: tally.errors,
   };
@@ -148,6 +150,7 @@ async function applyBatch(
           orderedAt: item.orderedAt,
           alerts: options.alerts,
           priority: "backfill",
+          sample: options.sample ?? false,
         });
       const before = previous.get(email);
       const mine = before === undefined ? submit() : before.then(submit, submit);

@@ -12,7 +12,7 @@ import { ENRICH_CUSTOMER_TASK } from "../enrichment/enqueue-enrichment.js";
  * A new customer's columns; `now` fills updated_at, `created_at` is now too except for an
  * imported order history (the date of the customer's order); the status is "pending".
  */
-type CustomerValues = Omit<CustomersTable, "enrichment_status" | "updated_at"> & {
+type CustomerValues = Omit<CustomersTable, "enrichment_status" | "updated_at" | "sample"> & {
   now: number;
 };
 
