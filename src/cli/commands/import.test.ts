@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVelvet } from "../../../test/support/cli.js";
+import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { writeShopifyExport } from "../../../test/support/shopify-export.js";
 import { openDatabase } from "../../db/connect.js";
@@ -149,6 +149,20 @@ for (const engine of ENGINES) {
       });
       expect(events.at(-1)).toMatchObject({ progress: { rows: 3, orders: 2, etaSeconds: 0 } });
       expect(await counts()).toEqual({ customers: 2, orders: 2, charges: 2 });
+
+      // The import is in the audit trail, by the OS user who ran it; the dry runs are not.
+      const trail = onlyJson(
+        await runVelvet(["audit", "list", "--account", accountId, "--json"], env()),
+      );
+      const imports = (trail.events as Array<Record<string, unknown>>).filter(
+        (e) => e.action === "orders.imported",
+      );
+      expect(imports).toEqual([
+        expect.objectContaining({
+          actorKind: "cli",
+          details: expect.objectContaining({ newCustomers: 2, errors: 1, completed: true }),
+        }),
+      ]);
     });
 
     for (const signal of ["SIGINT", "SIGKILL"] as const) {

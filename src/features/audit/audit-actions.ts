@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = {
   "user.password_reset_link_issued": "Password link issued (command line)",
   "user.password_reset": "Password reset",
   "user.sessions_ended": "Sessions ended",
+  "orders.imported": "Orders imported from a file",
   "sample_data.added": "Sample orders added",
   "sample_data.removed": "Sample orders removed",
 } as const;
@@ -53,6 +54,15 @@ const DETAIL_LABELS: Record<string, string> = {
   backfillDays: "backfill days",
   role: "role",
   email: "e-mail",
+  file: "file",
+  rows: "rows",
+  newCustomers: "new customers",
+  charges: "charges",
+  amountUsd: "amount (USD)",
+  skipped: "already there",
+  errors: "bad rows",
+  completed: "completed",
+  sampleCustomers: "sample customers",
 };
 
 /** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */

@@ -53,7 +53,7 @@ export async function addSampleData(
         accountId: input.accountId,
         actor: input.actor,
         action: "sample_data.added",
-        details: added,
+        details: { sampleCustomers: added.customers, orders: added.orders, skipped: added.skipped },
       },
       deps.clock.now(),
     );
@@ -110,7 +110,7 @@ export async function removeSampleData(
         accountId: input.accountId,
         actor: input.actor,
         action: "sample_data.removed",
-        details: removed,
+        details: { sampleCustomers: removed.customers, orders: removed.orders },
       },
       deps.clock.now(),
     );

@@ -13,12 +13,16 @@
  *   puts up to 100 of them in one transaction (each in its own savepoint), which is what makes
  *   thousands of orders a second possible; on PostgreSQL they share the connection pool. A bad order (a conflicting id) fails alone and is reported.
  */
+
 import { statSync } from "node:fs";
+import { basename } from "node:path";
 import type { StoreRef } from "../../db/store-ref.js";
 import type { Deps } from "../../deps.js";
 import { AppError } from "../../lib/app-error.js";
 import { multiply } from "../../lib/decimal.js";
 import { getAccount } from "../accounts/get-account.js";
+import type { AuditActor } from "../audit/audit-actor.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { normalizeEmail } from "../orders/email-address.js";
 import { submitOrder } from "../orders/submit-order.js";
 import { countStored } from "./count-stored.js";
@@ -51,6 +55,8 @@ export interface ImportOptions {
   alerts: boolean;
   /** Generated sample data (velvet demo): new customers marked as sample, not charged. */
   sample?: boolean;
+  /** Who imports: a real import (not a dry run) is recorded in the account's audit trail. */
+  actor?: AuditActor;
   onProgress?: (progress: ImportProgress) => void;
   onRowError?: (error: RowError) => void;
   /** Stops after the batch in flight (Ctrl-C); a re-run finishes the rest. */
@@ -111,7 +117,7 @@ export async function importOrders(
   }
   report(true);
   const price = deps.config.enrichmentPriceUsd;
-  return {
+  const summary = {
     rows: counts.rows,
     orders: counts.orders,
     customers: tally.customers,
@@ -121,6 +127,30 @@ export async function importOrders(
     skipped: tally.skipped,
     errors: tally.errors,
   };
+  if (options.apply && options.actor !== undefined) {
+    const { rows, orders, newCustomers, charges, amountUsd, skipped, errors } = summary;
+    await recordAuditEvent(
+      deps.db.kysely,
+      {
+        accountId: account.accountId,
+        actor: options.actor,
+        action: "orders.imported",
+        details: {
+          file: basename(options.file),
+          rows,
+          orders,
+          newCustomers,
+          charges,
+          amountUsd,
+          skipped,
+          errors,
+          completed: !options.signal?.aborted,
+        },
+      },
+      deps.clock.now(),
+    );
+  }
+  return summary;
 }
 
 type Tally = { customers: number; newCustomers: number; skipped: number; errors: number };
