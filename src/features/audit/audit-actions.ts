@@ -54,6 +54,7 @@ const DETAIL_LABELS: Record<string, string> = {
   backfillDays: "backfill days",
   role: "role",
   email: "e-mail",
+  linkSent: "link e-mailed",
   file: "file",
   rows: "rows",
   newCustomers: "new customers",
