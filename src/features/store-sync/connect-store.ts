@@ -155,7 +155,7 @@ async function verify(
     const what =
       error.failure.kind === "broken"
         ? `${name} did not accept the connection: ${error.message}`
-        : `${name} could not be reached to check the credentials (${error.message}); try again`;
+        : `${name} could not be reached to check the credentials: ${error.message}. Check the store's address, then try again.`;
     throw new AppError(
       error.failure.kind === "broken" ? "bad_request" : "service_unavailable",
       what,

@@ -109,10 +109,35 @@ export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
   return { kind: "transient", message: answer };
 }
 
+/** Network failures as a merchant reads them (the codes stay in the server log). */
+const PLAIN_NETWORK_ERRORS: Record<string, string> = {
+  ENOTFOUND: "no site was found at that address",
+  EAI_AGAIN: "the address could not be looked up just now",
+  ECONNREFUSED: "the site refused the connection",
+  ECONNRESET: "the connection was cut off",
+  ETIMEDOUT: "the site did not answer in time",
+  UND_ERR_CONNECT_TIMEOUT: "the site did not answer in time",
+  CERT_HAS_EXPIRED: "the site's HTTPS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the site's HTTPS certificate is not trusted",
+  SELF_SIGNED_CERT_IN_CHAIN: "the site's HTTPS certificate is not trusted",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the site's HTTPS certificate is not trusted",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the site's HTTPS certificate is for another address",
+};
+
+function networkCode(error: unknown): string | null {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code in PLAIN_NETWORK_ERRORS) return code;
+  }
+  return null;
+}
+
 function classifyNetworkError(error: unknown): PlatformError {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     if (e instanceof SsrfError) return new PlatformError({ kind: "broken", message: e.message });
   }
+  const known = networkCode(error);
+  if (known !== null) return transient(PLAIN_NETWORK_ERRORS[known] as string);
   const err = error as { code?: unknown; message?: unknown };
   const code = typeof err.code === "string" ? err.code : null;
   const message = typeof err.message === "string" ? err.message : String(error);

@@ -49,6 +49,7 @@ async function render(
       session,
       connections,
       syncIntervalSeconds: deps.config.storeSync.intervalMs / 1000,
+      canConnect: deps.config.storeSync.tokenKey !== null,
       ...extra,
     }),
     status,
@@ -73,11 +74,17 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
       const session = sessionOf(request);
       const body = request.body;
       const days = formField(body, `${form}-backfill`);
-      // Sent back into the form on a refusal: never the token or the secret.
+      // Sent back into the form on a refusal, so nothing has to be pasted again (the page is
+      // no-store, for this session only, over the same connection the merchant sent it on).
       const values: Record<string, string> =
         form === "shopify"
-          ? { shop: formField(body, "shop"), backfillDays: days }
-          : { url: formField(body, "url"), key: formField(body, "key"), backfillDays: days };
+          ? { shop: formField(body, "shop"), token: formField(body, "token"), backfillDays: days }
+          : {
+              url: formField(body, "url"),
+              key: formField(body, "key"),
+              secret: formField(body, "secret"),
+              backfillDays: days,
+            };
       const credentials: Credentials =
         form === "shopify"
           ? { platform: "shopify", token: formField(body, "token").trim() }
@@ -89,9 +96,7 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
       const refuse = (error: string) =>
         render(deps, reply, session, { notice: null, refused: { form, values, error } }, 400);
       const blank =
-        form === "shopify"
-          ? [values.shop, formField(body, "token")]
-          : [values.url, values.key, formField(body, "secret")];
+        form === "shopify" ? [values.shop, values.token] : [values.url, values.key, values.secret];
       if (blank.some((v) => (v ?? "").trim() === "")) return refuse("Fill in every field.");
       const backfill = backfillDays(days);
       if (backfill === null || backfill > 3650)
