@@ -138,8 +138,8 @@ async function enrichCustomer(
     const savedAt = deps.clock.now();
     await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);
     // Hand the VIP on, in the same transaction; an imported history's VIPs are scored and
-    // listed but not announced.
-    if (!vip || !alerts) return false;
+    // listed but not announced, and sample data (features/demo) is never announced.
+    if (!vip || !alerts || customer.sample === 1) return false;
     await deps.onVip(
       trx,
       {
@@ -188,6 +188,7 @@ const loadCustomerToEnrich = preparedQuery(["id"], (db, v: { id: string }) =>
       "customers.address_country",
       "customers.enrichment_status",
       "customers.updated_at",
+      "customers.sample",
       eb("enrichments.customer_id", "is not", null).as("has_enrichment_row"),
     ])
     .where("customers.id", "=", v.id),
