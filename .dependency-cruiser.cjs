@@ -34,6 +34,7 @@ const FEATURE_ORDER = [
   "store-sync", // pulls Shopify and WooCommerce orders through orders/
   "privacy", // erasure and export over the registry each feature fills (privacy-registry.ts)
   "destinations", // signed webhooks and CRM profiles that receive the customer events
+  "demo", // sample store history through order-import, removed as privacy erases
   "dashboard", // the web UI over all of the above
 ];
 

@@ -71,6 +71,8 @@ export interface CustomersTable {
   shopify_customer_id: Generated<string | null>;
   created_at: number;
   updated_at: number;
+  /** 1: generated sample data (velvet demo), never billed or alerted; 0: a real customer. */
+  sample: Generated<number>;
 }
 
 export interface OrdersTable {

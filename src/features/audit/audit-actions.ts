@@ -27,6 +27,9 @@ export const AUDIT_ACTIONS = {
   "user.password_reset_link_issued": "Password link issued (command line)",
   "user.password_reset": "Password reset",
   "user.sessions_ended": "Sessions ended",
+  "orders.imported": "Orders imported from a file",
+  "sample_data.added": "Sample orders added",
+  "sample_data.removed": "Sample orders removed",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -62,6 +65,16 @@ const DETAIL_LABELS: Record<string, string> = {
   role: "role",
   email: "e-mail",
   invitationsEnded: "invitations ended",
+  linkSent: "link e-mailed",
+  file: "file",
+  rows: "rows",
+  newCustomers: "new customers",
+  charges: "charges",
+  amountUsd: "amount (USD)",
+  skipped: "already there",
+  errors: "bad rows",
+  completed: "completed",
+  sampleCustomers: "sample customers",
 };
 
 /** How people read one of an erasure's counts ("providerAnswers" → "provider answers"). */

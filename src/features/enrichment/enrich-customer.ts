@@ -133,6 +133,8 @@ async function enrichCustomer(
     const result = { scored, vip, threshold: owner.vip_threshold, providerErrors };
     const savedAt = deps.clock.now();
     await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);
+    // Sample data (features/demo) is scored and listed, never handed on to anyone.
+    if (customer.sample === 1) return;
     // Raise the events in the same transaction: what the handlers enqueue commits with the
     // result. An imported history's customers are historical: machines hear of them, people
     // are not alerted (the alerts' handler holds those back).
@@ -184,6 +186,7 @@ const loadCustomerToEnrich = preparedQuery(["id"], (db, v: { id: string }) =>
       "customers.address_country",
       "customers.enrichment_status",
       "customers.updated_at",
+      "customers.sample",
       eb("enrichments.customer_id", "is not", null).as("has_enrichment_row"),
     ])
     .where("customers.id", "=", v.id),

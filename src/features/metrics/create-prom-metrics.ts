@@ -1,6 +1,6 @@
 /**
  * The Prometheus side of `Metrics`: one prom-client registry per process (not the library's
- * global one), Node's default process metrics, and the series documented in the README
+ * global one), Node's default process metrics, and the series documented in docs/operating.md
  * ("Operating Velvet"). Recording on the request path is a Map lookup and an increment: the
  * labelled children are created once per label combination and kept. The queue and the SQLite
  * WAL are read when Prometheus scrapes, never on the request path.

@@ -3,8 +3,8 @@
  * together, by one statement (new-customer-statement.ts), as soon as it is free: group commit,
  * as the SQLite driver does for its transactions (db/sqlite-driver.ts). At low load each
  * submission goes alone at once; under load a batch costs one round trip and one commit instead
- * of one per customer, and PostgreSQL's CPU per customer falls by more than half (README,
- * Performance → Order intake on PostgreSQL).
+ * of one per customer, and PostgreSQL's CPU per customer falls by more than half
+ * (docs/performance.md, Order intake on PostgreSQL).
  *
  * Each submission stays all-or-nothing and is answered only after the commit that holds it.
  * When a batch fails (an order id the store already has, or any other error), nothing of it was
@@ -33,7 +33,7 @@ const MAX_BATCH = 64;
  * for the next batch instead of taking a connection of its own, which is what makes batches
  * form; three keep a 2-core PostgreSQL busy while one is on its way back. Measured with 50
  * connections on the 2-core machine: 2 gave the same throughput with a worse p99, 5 gave
- * 10–15 % less (smaller batches); README, Performance → Order intake on PostgreSQL. The rest of
+ * 10–15 % less (smaller batches); docs/performance.md, Order intake on PostgreSQL. The rest of
  * the pool (DATABASE_POOL_MAX, default 10) serves key lookups, repeats, the worker and the
  * dashboard.
  */
