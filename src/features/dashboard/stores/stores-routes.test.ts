@@ -190,8 +190,7 @@ describe("an unreachable store, in the merchant's words", () => {
     });
     expect(res.status).toBe(400);
     const html = await res.text();
-    expect(html).toContain("WooCommerce could not be reached to check the credentials:");
-    expect(html).toMatch(/no site was found at that address|could not be looked up just now/);
+    expect(html).toContain("The WooCommerce store could not be reached to check the credentials");
     expect(html).not.toMatch(/getaddrinfo|ENOTFOUND|EAI_AGAIN/);
     expect(html).toContain('value="https://no-such-store.invalid"');
     expect(html).toContain('value="cs_def"');
