@@ -84,7 +84,7 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   },
   {
     name: "destination",
-    description: "where an account's customer events go: signed webhooks, Shopify, Klaviyo",
+    description: "hand customer events to a signed webhook, the Shopify customer or Klaviyo",
     load: async () => (await import("./commands/destination.js")).registerDestination,
   },
   {
