@@ -94,6 +94,16 @@ export interface UsageChargesTable {
   created_at: number;
 }
 
+/** Per account, month (`YYYY-MM`, UTC) and provider: the lookups it billed and their cost. */
+export interface ProviderSpendTable {
+  account_id: string;
+  month: string;
+  provider: string;
+  lookups: number;
+  amount_micros: number;
+  updated_at: number;
+}
+
 export interface JobsTable {
   id: string;
   task: string;
@@ -424,6 +434,7 @@ export interface Database {
   customers: CustomersTable;
   orders: OrdersTable;
   usage_charges: UsageChargesTable;
+  provider_spend: ProviderSpendTable;
   jobs: JobsTable;
   enrichments: EnrichmentsTable;
   provider_results: ProviderResultsTable;

@@ -22,11 +22,13 @@ import { preparedQuery } from "../../db/prepared-query.js";
 import type { Deps } from "../../deps.js";
 import { raise } from "../../jobs/event-handlers.js";
 import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
+import { recordProviderSpend } from "../billing/provider-spend.js";
 import { ENRICH_CUSTOMER, type EnrichCustomerPayload } from "./enqueue-enrichment.js";
 import type { CustomerEnriched, EnrichmentDeps } from "./enrichment-deps.js";
 import { mergeMatches } from "./merge-profiles.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
 import { type SettledAnswers, settledAnswers } from "./provider-results.js";
+import { billedLookups } from "./providers/billed-lookups.js";
 import type { ProviderQuery } from "./providers/provider.js";
 import { requeueFailedEnrichment } from "./requeue-failed-enrichment.js";
 import {
@@ -89,10 +91,14 @@ async function enrichCustomer(
   // stores what came in; only a crash loses answers, which the next attempt asks again.
   const results = await deps.lookupAll(pending, query, ctx.signal);
   const now = deps.clock.now();
+  // What the providers billed goes on the account's ledger with the answers, in their
+  // transaction: an answer is stored (and never asked again) exactly when it is counted.
+  const billed = billedLookups(results, (name) => deps.config.enrichment[name].priceUsd);
+  const spend = { accountId: customer.account_id, billed };
 
   const transient = results.filter((r) => r.kind === "transient");
   if (transient.length > 0) {
-    await saveUnfinishedAttempt(deps, customerId, attempt, results);
+    await saveUnfinishedAttempt(deps, customerId, attempt, results, spend);
     const error = transient.map((r) => `${r.provider}: ${r.error}`).join("; ");
     const waits = transient.map((r) => r.retryAfterMs ?? 0);
     const delayMs = Math.max(...waits);
@@ -133,6 +139,7 @@ async function enrichCustomer(
     const result = { scored, vip, threshold: owner.vip_threshold, providerErrors };
     const savedAt = deps.clock.now();
     await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);
+    await recordProviderSpend(trx, customer.account_id, billed, savedAt);
     // Raise the events in the same transaction: what the handlers enqueue commits with the
     // result. An imported history's customers are historical: machines hear of them, people
     // are not alerted (the alerts' handler holds those back).
@@ -171,9 +178,11 @@ const findOwner = preparedQuery(["customer_id"], (db, v: { customer_id: string }
 const loadCustomerToEnrich = preparedQuery(["id"], (db, v: { id: string }) =>
   db
     .selectFrom("customers")
+    .innerJoin("stores", "stores.id", "customers.store_id")
     .leftJoin("enrichments", "enrichments.customer_id", "customers.id")
     .select((eb) => [
       "customers.id",
+      "stores.account_id",
       "customers.store_id",
       "customers.email",
       "customers.email_normalized",

@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database, EnrichmentsTable } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
+import { type BilledLookups, recordProviderSpend } from "../billing/provider-spend.js";
 import { saveProviderResults } from "./provider-results.js";
 import type { ProviderResult } from "./providers/provider.js";
 import type { ScoredCustomer } from "./score-customer.js";
@@ -29,10 +30,12 @@ export async function saveUnfinishedAttempt(
   customerId: string,
   info: AttemptInfo,
   answers: ProviderResult[],
+  spend: { accountId: string; billed: BilledLookups[] },
 ): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     await saveProviderResults(trx, customerId, answers, now);
+    await recordProviderSpend(trx, spend.accountId, spend.billed, now);
     await upsertAttempt.execute(trx, {
       customer_id: customerId,
       attempts: info.attempt,

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { getUsage, isMonth, monthOf } from "../../billing/get-usage.js";
+import { getProviderSpend } from "../../billing/provider-spend.js";
 import { sendPage } from "../http/respond.js";
 import { sessionOf } from "../session/guards.js";
 import { memberPage } from "../session/role-guard.js";
@@ -19,8 +20,9 @@ export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
       const asked = request.query.month ?? "";
       // Any of the last 12 months can be looked at; anything else shows this month.
       const month = isMonth(asked) && lastTwelveMonths(now).includes(asked) ? asked : currentMonth;
-      const [usage, summary] = await Promise.all([
+      const [usage, providerSpend, summary] = await Promise.all([
         getUsage(deps.db.kysely, session.accountId, month, deps.config.enrichmentPriceUsd),
+        getProviderSpend(deps.db.kysely, session.accountId, month),
         getBillingSummary(deps.db.kysely, session.accountId, month, now),
       ]);
       return sendPage(
@@ -28,6 +30,7 @@ export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
         billingView({
           session,
           usage,
+          providerSpend,
           summary,
           currentMonth,
           currentPriceUsd: deps.config.enrichmentPriceUsd,
