@@ -18,6 +18,8 @@ export interface AccountsTable {
   alert_emails: string | null;
   /** Requests a minute per API key; null: the process default; 0: unlimited. */
   api_rate_limit_per_minute: number | null;
+  /** The monthly budget for paid provider lookups, a decimal string in USD; null: none. */
+  monthly_budget_usd: Generated<string | null>;
   created_at: number;
   /** Set when the owner closed the account (its customers erased, keys revoked). */
   closed_at: Generated<number | null>;
@@ -104,6 +106,16 @@ export interface ProviderSpendTable {
   updated_at: number;
 }
 
+/** Per account and month: what paid lookups in flight reserved and what finished ones spent. */
+export interface BudgetMonthsTable {
+  account_id: string;
+  month: string;
+  reserved_micros: Generated<number>;
+  spent_micros: Generated<number>;
+  notified_80: Generated<number>;
+  notified_100: Generated<number>;
+}
+
 export interface JobsTable {
   id: string;
   task: string;
@@ -138,6 +150,8 @@ export interface EnrichmentsTable {
   started_at: number | null;
   enriched_at: number | null;
   updated_at: number;
+  /** 1 while the monthly budget stopped this customer's paid lookups. */
+  paid_lookups_deferred: Generated<number>;
 }
 
 export type ProviderOutcome = "matched" | "not_found" | "transient" | "permanent";
@@ -435,6 +449,7 @@ export interface Database {
   orders: OrdersTable;
   usage_charges: UsageChargesTable;
   provider_spend: ProviderSpendTable;
+  budget_months: BudgetMonthsTable;
   jobs: JobsTable;
   enrichments: EnrichmentsTable;
   provider_results: ProviderResultsTable;

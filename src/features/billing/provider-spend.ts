@@ -9,6 +9,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { fromMicros, toMicros } from "../../lib/decimal.js";
 import { monthOf } from "./get-usage.js";
+import type { Reservation } from "./monthly-budget.js";
 
 /** Lookups one provider billed in one enrichment attempt, and the price it bills for each. */
 export interface BilledLookups {
@@ -29,17 +30,24 @@ export interface ProviderSpendSummary {
   providerCostUsd: string;
 }
 
-/** Adds billed lookups to the account's ledger for the month of `now`; call it in the attempt's transaction. */
+/**
+ * Adds billed lookups to the account's ledger and to the month's budget, and releases the
+ * attempt's reservation if it made one; call it in the transaction that stores the answers. The
+ * month is the reservation's (a lookup reserved on the 31st at 23:59 is spent in that month).
+ */
 export async function recordProviderSpend(
   db: Kysely<Database> | Transaction<Database>,
   accountId: string,
   billed: BilledLookups[],
   now: number,
+  reservation: Reservation | null = null,
 ): Promise<void> {
-  const month = monthOf(now);
+  const month = reservation?.month ?? monthOf(now);
+  let total = 0;
   for (const b of billed) {
     if (b.lookups <= 0) continue;
     const amount = Number(toMicros(b.unitPriceUsd) * BigInt(b.lookups));
+    total += amount;
     await db
       .insertInto("provider_spend")
       .values({
@@ -59,6 +67,18 @@ export async function recordProviderSpend(
       )
       .execute();
   }
+  const released = reservation?.micros ?? 0;
+  if (total === 0 && released === 0) return;
+  await db
+    .insertInto("budget_months")
+    .values({ account_id: accountId, month, spent_micros: total })
+    .onConflict((oc) =>
+      oc.columns(["account_id", "month"]).doUpdateSet((eb) => ({
+        spent_micros: eb("budget_months.spent_micros", "+", total),
+        reserved_micros: eb("budget_months.reserved_micros", "-", released),
+      })),
+    )
+    .execute();
 }
 
 /** The month's spend per provider (those that billed anything), by provider name. */

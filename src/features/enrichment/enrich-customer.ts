@@ -27,6 +27,7 @@ import { ENRICH_CUSTOMER, type EnrichCustomerPayload } from "./enqueue-enrichmen
 import type { CustomerEnriched, EnrichmentDeps } from "./enrichment-deps.js";
 import { mergeMatches } from "./merge-profiles.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
+import { budgetStoppedSignal, planLookups } from "./plan-lookups.js";
 import { type SettledAnswers, settledAnswers } from "./provider-results.js";
 import { billedLookups } from "./providers/billed-lookups.js";
 import type { ProviderQuery } from "./providers/provider.js";
@@ -70,8 +71,10 @@ async function enrichCustomer(
   const db = deps.db.kysely;
   const customer = await loadCustomerToEnrich.executeTakeFirst(db, { id: customerId });
   if (!customer) return { kind: "fail", error: `customer ${customerId} does not exist` };
-  // At least once: a repeated run after success has nothing left to do.
-  if (customer.enrichment_status === "enriched") return { kind: "done" };
+  // At least once: a repeated run after success has nothing left to do, unless the budget
+  // stopped its paid lookups: then this run asks them.
+  const deferred = customer.paid_lookups_deferred === 1;
+  if (customer.enrichment_status === "enriched" && !deferred) return { kind: "done" };
 
   const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now(), requestId: ctx.requestId };
   // Answers are only ever stored with the enrichment row (save-enrichment.ts): without the row,
@@ -84,7 +87,20 @@ async function enrichCustomer(
     lastName: customer.last_name,
     phone: customer.phone,
   };
-  const pending = providers.filter((p) => !settled.providers.has(p.name));
+  const unanswered = providers.filter((p) => !settled.providers.has(p.name));
+  const account = { id: customer.account_id, monthlyBudgetUsd: customer.monthly_budget_usd };
+  const plan = await planLookups(
+    db,
+    deps.config.enrichment,
+    account,
+    unanswered,
+    attempt.startedAt,
+  );
+  // Still no room: the stored result stands, nothing to ask, nothing to tell anyone again.
+  if (deferred && customer.enrichment_status === "enriched" && plan.stopped.length > 0) {
+    return { kind: "done" };
+  }
+  const pending = plan.ask;
   // All answers come back together, once the slowest provider has answered, and are stored
   // with the attempt's outcome in one transaction (from the provider thread, raw bodies arrive
   // as bytes outside the JS heap). An attempt that is interrupted (lease, shutdown) still
@@ -94,7 +110,7 @@ async function enrichCustomer(
   // What the providers billed goes on the account's ledger with the answers, in their
   // transaction: an answer is stored (and never asked again) exactly when it is counted.
   const billed = billedLookups(results, (name) => deps.config.enrichment[name].priceUsd);
-  const spend = { accountId: customer.account_id, billed };
+  const spend = { accountId: customer.account_id, billed, reservation: plan.reservation };
 
   const transient = results.filter((r) => r.kind === "transient");
   if (transient.length > 0) {
@@ -134,12 +150,19 @@ async function enrichCustomer(
     // Decide: the threshold in force now decides; changing it later does not rewrite this.
     const owner = await findOwner.executeTakeFirst(trx, { customer_id: customerId });
     if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
+    if (plan.stopped.length > 0) scored.signals.push(budgetStoppedSignal(plan.stopped));
     const vip = isVip(scored.score, owner.vip_threshold);
     const providerErrors = permanent.length > 0 ? permanent.join("; ") : null;
-    const result = { scored, vip, threshold: owner.vip_threshold, providerErrors };
+    const result = {
+      scored,
+      vip,
+      threshold: owner.vip_threshold,
+      providerErrors,
+      paidLookupsDeferred: plan.stopped.length > 0,
+    };
     const savedAt = deps.clock.now();
     await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);
-    await recordProviderSpend(trx, customer.account_id, billed, savedAt);
+    await recordProviderSpend(trx, customer.account_id, billed, savedAt, plan.reservation);
     // Raise the events in the same transaction: what the handlers enqueue commits with the
     // result. An imported history's customers are historical: machines hear of them, people
     // are not alerted (the alerts' handler holds those back).
@@ -179,10 +202,13 @@ const loadCustomerToEnrich = preparedQuery(["id"], (db, v: { id: string }) =>
   db
     .selectFrom("customers")
     .innerJoin("stores", "stores.id", "customers.store_id")
+    .innerJoin("accounts", "accounts.id", "stores.account_id")
     .leftJoin("enrichments", "enrichments.customer_id", "customers.id")
     .select((eb) => [
       "customers.id",
       "stores.account_id",
+      "accounts.monthly_budget_usd",
+      "enrichments.paid_lookups_deferred",
       "customers.store_id",
       "customers.email",
       "customers.email_normalized",
