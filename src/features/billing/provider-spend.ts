@@ -8,6 +8,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { fromMicros, toMicros } from "../../lib/decimal.js";
+import { noticeBudgetUse } from "./budget-notices.js";
 import { monthOf } from "./get-usage.js";
 import type { Reservation } from "./monthly-budget.js";
 
@@ -79,6 +80,7 @@ export async function recordProviderSpend(
       })),
     )
     .execute();
+  if (total > 0) await noticeBudgetUse(db, accountId, month, now);
 }
 
 /** The month's spend per provider (those that billed anything), by provider name. */

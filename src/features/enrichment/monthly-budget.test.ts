@@ -5,11 +5,14 @@
  * (`velvet account set --monthly-budget`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HttpBrowser } from "../../../test/browser/http-browser.js";
 import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
 import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
-import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { signInNewAccount } from "../../../test/support/sign-in.js";
+import { startSmtpServer, type TestSmtpServer } from "../../../test/support/smtp-server.js";
+import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
 import { toMicros } from "../../lib/decimal.js";
 import { getAccount } from "../accounts/get-account.js";
 import { monthOf } from "../billing/get-usage.js";
@@ -33,17 +36,23 @@ for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`monthly budget on ${engine.name}`, () => {
     let fakes: FakeProviders;
     let app: TestApp;
-    let account: TestAccount;
+    let smtp: TestSmtpServer;
+    let account: { accountId: string; apiKey: string; email: string; browser: HttpBrowser };
 
     beforeAll(async () => {
       // Slow answers keep many lookups in flight at once.
       fakes = await startFakeProviders({ defaultBehaviour: { kind: "match", delay: 150 } });
-      app = await startTestApp(engine, { worker: true, env: { ...fakes.env, ...ENV } });
-      account = await app.createAccount();
+      smtp = await startSmtpServer();
+      app = await startTestApp(engine, {
+        worker: true,
+        env: { ...fakes.env, ...ENV, SMTP_URL: smtp.url },
+      });
+      account = await signInNewAccount(app);
     });
     afterAll(async () => {
       await app?.close();
       await fakes?.close();
+      await smtp?.close();
     });
 
     const velvet = (...args: string[]) =>
@@ -80,11 +89,11 @@ for (const engine of ENGINES) {
             "--account",
             account.accountId,
             "--monthly-budget",
-            "2",
+            "1.50",
             "--json",
           ),
         ),
-      ).toMatchObject({ monthlyBudgetUsd: "2" });
+      ).toMatchObject({ monthlyBudgetUsd: "1.50" });
       const stamp = `${engine.name}-${Date.now()}`;
       const answers = await Promise.all(
         Array.from({ length: CUSTOMERS }, (_, i) =>
@@ -99,11 +108,11 @@ for (const engine of ENGINES) {
       expect(answers.map((a) => a.status)).toEqual(Array(CUSTOMERS).fill(200));
       await waitFor("all scored", async () => (await enriched()) === CUSTOMERS, 30_000);
 
-      // $0.68 a full lookup: two fit in $2, a third would not.
+      // $0.68 a full lookup: two fit in $1.50 (91 %), a third would not.
       const month = monthOf(Date.now());
       const spend = await getProviderSpend(app.deps.db.kysely, account.accountId, month);
-      expect(toMicros(spend.providerCostUsd)).toBeLessThanOrEqual(toMicros("2"));
-      expect(paidCallsUsd()).toBeLessThanOrEqual(2);
+      expect(toMicros(spend.providerCostUsd)).toBeLessThanOrEqual(toMicros("1.5"));
+      expect(paidCallsUsd()).toBeLessThanOrEqual(1.5);
       expect(fakes.pdl.requestCount()).toBe(2);
       expect(await deferred()).toBe(CUSTOMERS - 2);
       // The free provider was asked about everyone; everyone was scored and told why.
@@ -118,6 +127,17 @@ for (const engine of ENGINES) {
       expect(signals.find((s) => s.signal === "paid_lookups")?.value).toMatch(
         /stopped by the monthly budget \(pdl, enrichlayer, fullcontact\)/,
       );
+
+      // The owner hears once at 80 % and once when the budget stops the paid lookups.
+      const mails = await smtp.waitForMessages(2, 15_000);
+      const subjects = mails.map((m) => m.parsed.subject ?? "").sort();
+      expect(subjects).toEqual([
+        "Velvet: 80 % of this month's lookup budget is spent ($1.36 of $1.50)",
+        "Velvet: this month's lookup budget is reached; paid lookups have stopped",
+      ]);
+      expect(mails.every((m) => m.rcptTo.includes(account.email.toLowerCase()))).toBe(true);
+      const { html } = await account.browser.page("/");
+      expect(html).toMatch(/id="budget-notice"[^>]*><p>[^<]*paid provider lookups have stopped/);
 
       // Raised: the held-back customers are looked up fully, within the new budget.
       await velvet("account", "set", "--account", account.accountId, "--monthly-budget", "20");

@@ -9,6 +9,7 @@ import type { Kysely } from "kysely";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/schema.js";
 import { toMicros } from "../../lib/decimal.js";
+import { noticeBudgetStopped } from "../billing/budget-notices.js";
 import { monthOf } from "../billing/get-usage.js";
 import { type Reservation, reserveBudget } from "../billing/monthly-budget.js";
 import type { EnrichmentProvider, ProviderName } from "./providers/provider.js";
@@ -37,6 +38,7 @@ export async function planLookups(
   const month = monthOf(now);
   const reservation = await reserveBudget(db, account.id, month, account.monthlyBudgetUsd, most);
   if (reservation !== null) return { ask: pending, stopped: [], reservation };
+  await noticeBudgetStopped(db, account.id, month, now);
   return {
     ask: pending.filter((p) => priceOf(p) === 0),
     stopped: paid.map((p) => p.name),
