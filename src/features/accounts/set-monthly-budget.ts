@@ -1,12 +1,14 @@
 /**
  * Setting or removing an account's monthly budget for paid provider lookups, audited with its
- * old and new value. In the same transaction, customers the budget held back are requeued when
- * the new budget has room (enrichment/resume-deferred-lookups.ts).
+ * old and new value. In the same transaction the month's notices are reset (billing/budget-notices.ts)
+ * and customers the budget held back are requeued when the new budget has room
+ * (enrichment/resume-deferred-lookups.ts).
  */
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { monthOf } from "../billing/get-usage.js";
 import { resumeDeferredLookups } from "../enrichment/resume-deferred-lookups.js";
 
 /** A budget as typed: a non-negative amount in USD with at most 2 decimals; "" removes it. */
@@ -48,6 +50,13 @@ export async function setMonthlyBudget(
       },
       now,
     );
+    // A new budget starts its notices afresh: the banner goes, and 80 % of it is told again.
+    await trx
+      .updateTable("budget_months")
+      .set({ notified_80: 0, notified_100: 0 })
+      .where("account_id", "=", input.accountId)
+      .where("month", "=", monthOf(now))
+      .execute();
     const requeued = await resumeDeferredLookups(trx, input.accountId, now, input.maxAttempts);
     return { requeued };
   });

@@ -142,6 +142,7 @@ for (const engine of ENGINES) {
       // Raised: the held-back customers are looked up fully, within the new budget.
       await velvet("account", "set", "--account", account.accountId, "--monthly-budget", "20");
       await waitFor("looked up fully", async () => (await deferred()) === 0, 30_000);
+      expect((await account.browser.page("/")).html).not.toContain("budget-notice");
       expect(fakes.pdl.requestCount()).toBe(CUSTOMERS);
       expect(fakes.gravatar.requestCount()).toBe(CUSTOMERS);
       const after = await getProviderSpend(app.deps.db.kysely, account.accountId, month);
