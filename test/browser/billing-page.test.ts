@@ -64,5 +64,35 @@ describe.skipIf(!chromiumAvailable)("the Billing page in a browser", () => {
       await page.setViewportSize(size);
       expect(await axeViolations(page), `${size.width}px`).toEqual([]);
     }
+    await page.setViewportSize(DESKTOP);
+
+    // The owner sets a budget; a wrong amount is refused next to the field.
+    await page.getByLabel("Monthly budget (USD)").fill("ten dollars");
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await page.waitForURL(/budget=invalid/);
+    expect(await page.locator("#f-budget-error").textContent()).toContain("such as 50");
+    expect(await axeViolations(page), "the refused budget").toEqual([]);
+    await page.getByLabel("Monthly budget (USD)").fill("1.20");
+    await page.getByRole("button", { name: "Save budget" }).click();
+    await page.waitForURL((url) => url.search === "");
+    expect(await page.getByLabel("Monthly budget (USD)").inputValue()).toBe("1.20");
+    const budgetPanel = page.getByRole("region", { name: "Monthly lookup budget" });
+    expect(await budgetPanel.textContent()).toContain("$1.04 of $1.20 spent this month (86 %)");
+
+    // Past the budget: the banner is on every page until the budget changes.
+    await recordProviderSpend(
+      app.deps.db.kysely,
+      accountId,
+      [{ provider: "pdl", lookups: 1, unitPriceUsd: "0.28" }],
+      now,
+    );
+    await page.goto(`${app.url}/`);
+    expect(await page.locator("#budget-notice").textContent()).toContain(
+      "paid provider lookups have stopped",
+    );
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      expect(await axeViolations(page), `banner at ${size.width}px`).toEqual([]);
+    }
   });
 });

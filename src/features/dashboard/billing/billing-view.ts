@@ -1,5 +1,6 @@
 /** Settings → Billing: what was charged, by month and by day. */
 import type { Usage } from "../../billing/get-usage.js";
+import type { BudgetStatus } from "../../billing/monthly-budget.js";
 import type { ProviderSpendSummary } from "../../billing/provider-spend.js";
 import { barChart } from "../html/bar-chart.js";
 import { pageHead } from "../html/components.js";
@@ -7,6 +8,7 @@ import { formatCount, formatMoney, formatMonth } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
+import { budgetPanel } from "./budget-panel.js";
 import type { BillingSummary } from "./get-billing-summary.js";
 
 export interface BillingProps {
@@ -14,6 +16,9 @@ export interface BillingProps {
   usage: Usage;
   /** What the enrichment providers billed for the account's lookups that month. */
   providerSpend: ProviderSpendSummary;
+  /** This month's budget, whatever month is shown. */
+  budget: BudgetStatus;
+  budgetError?: string;
   summary: BillingSummary;
   currentMonth: string;
   currentPriceUsd: string;
@@ -36,6 +41,7 @@ ${settingsTabs("billing", p.session.role)}
   <div class="stat"><div class="label">Amount, ${formatMonth(usage.month)}</div><div class="value">${formatMoney(usage.amountUsd)}</div><div class="hint">Exact: each charge at its own price</div></div>
 </div>
 ${providerSpendPanel(p.providerSpend, usage, isCurrent)}
+${budgetPanel(p.session, p.budget, p.budgetError)}
 <section class="panel" aria-labelledby="daily-title">
   <div class="panel-head"><h2 id="daily-title">Enrichments per day, ${formatMonth(usage.month)}</h2>${
     isCurrent ? "" : html`<a href="/settings/billing">Back to this month</a>`
