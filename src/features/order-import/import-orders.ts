@@ -21,6 +21,7 @@ import type { Deps } from "../../deps.js";
 import { AppError } from "../../lib/app-error.js";
 import { multiply } from "../../lib/decimal.js";
 import { getAccount } from "../accounts/get-account.js";
+import { estimateLookupCost, type LookupCostEstimate } from "../enrichment/estimate-lookup-cost.js";
 import { normalizeEmail } from "../orders/email-address.js";
 import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import { submitOrder } from "../orders/submit-order.js";
@@ -29,7 +30,7 @@ import { type ImportProgress, measureProgress } from "./import-progress.js";
 import { type FileItem, ImportError, readOrderFile } from "./read-order-file.js";
 import { openSeenKeys, type SeenKeys } from "./seen-keys.js";
 
-export interface ImportSummary {
+export interface ImportSummary extends LookupCostEstimate {
   rows: number;
   orders: number;
   customers: number;
@@ -115,6 +116,13 @@ export async function importOrders(
   }
   report(true);
   const price = deps.config.enrichmentPriceUsd;
+  const lookups = await estimateLookupCost(
+    deps.db.kysely,
+    deps.config.enrichment,
+    options.accountId,
+    tally.newCustomers,
+    deps.clock.now(),
+  );
   return {
     rows: counts.rows,
     orders: counts.orders,
@@ -125,6 +133,7 @@ export async function importOrders(
     skipped: tally.skipped,
     forgotten: tally.forgotten,
     errors: tally.errors,
+    ...lookups,
   };
 }
 
