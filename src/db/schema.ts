@@ -150,7 +150,7 @@ export interface EnrichmentsTable {
   started_at: number | null;
   enriched_at: number | null;
   updated_at: number;
-  /** 1 while the monthly budget stopped this customer's paid lookups. */
+  /** Non-zero while the monthly budget stopped this customer's paid lookups (2: imported history). */
   paid_lookups_deferred: Generated<number>;
 }
 

@@ -10,8 +10,9 @@ import { type Kysely, sql } from "kysely";
  * - `budget_months`: per account and month, what paid lookups in flight have reserved and what
  *   the finished ones spent (micro-dollars); a reservation is one conditional UPDATE, so the
  *   budget holds across any number of workers. `notified_80` / `notified_100`: the owner was told.
- * - `enrichments.paid_lookups_deferred`: 1 while a customer was scored without the paid lookups
- *   the budget stopped; they are looked up fully when the budget allows.
+ * - `enrichments.paid_lookups_deferred`: non-zero while a customer was scored without the paid
+ *   lookups the budget stopped (1 a live customer, 2 one from an imported history); they are
+ *   looked up fully when the budget allows.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -44,6 +45,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex("enrichments_deferred_idx")
     .on("enrichments")
     .column("customer_id")
-    .where(sql.ref("paid_lookups_deferred"), "=", 1)
+    .where(sql.ref("paid_lookups_deferred"), "<>", 0)
     .execute();
 }

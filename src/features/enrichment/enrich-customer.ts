@@ -73,7 +73,7 @@ async function enrichCustomer(
   if (!customer) return { kind: "fail", error: `customer ${customerId} does not exist` };
   // At least once: a repeated run after success has nothing left to do, unless the budget
   // stopped its paid lookups: then this run asks them.
-  const deferred = customer.paid_lookups_deferred === 1;
+  const deferred = (customer.paid_lookups_deferred ?? 0) !== 0;
   if (customer.enrichment_status === "enriched" && !deferred) return { kind: "done" };
 
   const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now(), requestId: ctx.requestId };
@@ -158,7 +158,8 @@ async function enrichCustomer(
       vip,
       threshold: owner.vip_threshold,
       providerErrors,
-      paidLookupsDeferred: plan.stopped.length > 0,
+      // 1: a live customer, 2: from an imported history (its full lookup alerts nobody either).
+      paidLookupsDeferred: (plan.stopped.length === 0 ? 0 : alerts ? 1 : 2) as 0 | 1 | 2,
     };
     const savedAt = deps.clock.now();
     await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);

@@ -62,7 +62,7 @@ for (const engine of ENGINES) {
         await app.deps.db.kysely
           .selectFrom("enrichments")
           .select("customer_id")
-          .where("paid_lookups_deferred", "=", 1)
+          .where("paid_lookups_deferred", "<>", 0)
           .execute()
       ).length;
     const enriched = async () =>
@@ -120,7 +120,7 @@ for (const engine of ENGINES) {
       const held = await app.deps.db.kysely
         .selectFrom("enrichments")
         .select(["signals", "score"])
-        .where("paid_lookups_deferred", "=", 1)
+        .where("paid_lookups_deferred", "<>", 0)
         .executeTakeFirstOrThrow();
       expect(held.score).toEqual(expect.any(Number));
       const signals = JSON.parse(held.signals) as Array<{ signal: string; value: string }>;

@@ -30,14 +30,15 @@ export async function resumeDeferredLookups(
     .selectFrom("enrichments")
     .innerJoin("customers", "customers.id", "enrichments.customer_id")
     .innerJoin("stores", "stores.id", "customers.store_id")
-    .select("enrichments.customer_id")
+    .select(["enrichments.customer_id", "enrichments.paid_lookups_deferred"])
     .where("stores.account_id", "=", accountId)
-    .where("enrichments.paid_lookups_deferred", "=", 1)
+    .where("enrichments.paid_lookups_deferred", "<>", 0)
     .limit(BATCH)
     .execute();
   for (const row of rows) {
     await enqueueEnrichment(trx, row.customer_id, now, maxAttempts, {
-      alerts: true,
+      // An imported history's customers stay historical: machines hear, people are not alerted.
+      alerts: row.paid_lookups_deferred === 1,
       priority: "backfill",
     });
   }
@@ -74,7 +75,7 @@ export function resumeDeferredLookupsTask(): TaskDefinition<Record<string, never
         .innerJoin("stores", "stores.id", "customers.store_id")
         .select("stores.account_id")
         .distinct()
-        .where("enrichments.paid_lookups_deferred", "=", 1)
+        .where("enrichments.paid_lookups_deferred", "<>", 0)
         .execute();
       let requeued = 0;
       for (const { account_id } of accounts) {

@@ -100,8 +100,11 @@ export interface EnrichmentResult {
   threshold: number;
   /** The permanent provider failures the result was reached in spite of, if any. */
   providerErrors: string | null;
-  /** The monthly budget stopped the paid lookups: they are made when it allows. */
-  paidLookupsDeferred: boolean;
+  /**
+   * The monthly budget stopped the paid lookups, made when it allows: 0 no, 1 for a live
+   * customer, 2 for one from an imported history (alerts nobody when looked up).
+   */
+  paidLookupsDeferred: 0 | 1 | 2;
 }
 
 /**
@@ -129,7 +132,7 @@ export async function saveEnrichmentResult(
     profile: JSON.stringify(result.scored.profile),
     last_error: result.providerErrors,
     enriched_at: now,
-    paid_lookups_deferred: result.paidLookupsDeferred ? 1 : 0,
+    paid_lookups_deferred: result.paidLookupsDeferred,
   });
   await markEnriched.execute(trx, { id: customerId, now });
 }
