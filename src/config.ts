@@ -48,6 +48,8 @@ const ConfigSchema = z.object({
   PDL_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(100),
   // What each provider bills per answered lookup (README "Configuration" gives the sources).
   PDL_PRICE_USD: decimalUsd.default("0.28"),
+  // PDL's match likelihood (1–10) below which an answer counts as no match (PDL advises ≥ 6).
+  PDL_MIN_LIKELIHOOD: z.coerce.number().int().min(1).max(10).default(6),
   ENRICHLAYER_PRICE_USD: decimalUsd.default("0.30"),
   FULLCONTACT_PRICE_USD: decimalUsd.default("0"),
   GRAVATAR_PRICE_USD: decimalUsd.default("0"),
@@ -131,7 +133,7 @@ export interface Config {
     concurrency: number;
     breakerFailures: number;
     breakerCooldownMs: number;
-    pdl: ProviderSettings;
+    pdl: ProviderSettings & { minLikelihood: number };
     enrichlayer: ProviderSettings;
     fullcontact: ProviderSettings;
     /** Gravatar needs no key: enabled by GRAVATAR_ENABLED=true or a GRAVATAR_API_KEY. */
@@ -222,7 +224,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.PROVIDER_CONCURRENCY,
       breakerFailures: e.CIRCUIT_BREAKER_FAILURES,
       breakerCooldownMs: e.CIRCUIT_BREAKER_COOLDOWN_MS,
-      pdl: provider(e.PDL_API_KEY, e.PDL_BASE_URL, e.PDL_RATE_LIMIT_PER_MIN, e.PDL_PRICE_USD),
+      pdl: {
+        ...provider(e.PDL_API_KEY, e.PDL_BASE_URL, e.PDL_RATE_LIMIT_PER_MIN, e.PDL_PRICE_USD),
+        minLikelihood: e.PDL_MIN_LIKELIHOOD,
+      },
       enrichlayer: provider(
         e.ENRICHLAYER_API_KEY,
         e.ENRICHLAYER_BASE_URL,

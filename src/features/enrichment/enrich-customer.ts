@@ -44,7 +44,7 @@ import { scoreCustomer } from "./score-customer.js";
 export const MAX_WAITING_MS = 10 * 60_000;
 const WAIT_CAUSES = new Set(["rate_limited", "pending"]);
 
-const NONE_SETTLED: SettledAnswers = { providers: new Set(), matches: [] };
+const NONE_SETTLED: SettledAnswers = { providers: new Set(), matches: [], discarded: [] };
 
 type Payload = z.infer<typeof EnrichCustomerPayload>;
 
@@ -151,6 +151,19 @@ async function enrichCustomer(
     const owner = await findOwner.executeTakeFirst(trx, { customer_id: customerId });
     if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
     if (plan.stopped.length > 0) scored.signals.push(budgetStoppedSignal(plan.stopped));
+    for (const discarded of [
+      ...settled.discarded,
+      ...results.flatMap((r) =>
+        r.kind === "not_found" && r.reason ? [`${r.provider}: ${r.reason}`] : [],
+      ),
+    ]) {
+      scored.signals.push({
+        source: "profile",
+        signal: "low_confidence",
+        value: discarded,
+        points: 0,
+      });
+    }
     const vip = isVip(scored.score, owner.vip_threshold);
     const providerErrors = permanent.length > 0 ? permanent.join("; ") : null;
     const result = {

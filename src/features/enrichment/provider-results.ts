@@ -31,7 +31,11 @@ export async function saveProviderResults(
       [`raw${i}`]: rawText(result),
       [`profile${i}`]: result.kind === "matched" ? JSON.stringify(result.profile) : null,
       [`error${i}`]:
-        result.kind === "transient" || result.kind === "permanent" ? result.error : null,
+        result.kind === "transient" || result.kind === "permanent"
+          ? result.error
+          : result.kind === "not_found"
+            ? (result.reason ?? null)
+            : null,
       [`fetched_at${i}`]: now,
     });
   });
@@ -94,6 +98,8 @@ export interface SettledAnswers {
   providers: Set<ProviderName>;
   /** The profiles of the ones that matched. */
   matches: Array<{ provider: ProviderName; profile: ProfileFragment }>;
+  /** Answers that named someone but count as no match, and why ("pdl: likelihood 4 …"). */
+  discarded: string[];
 }
 
 export async function settledAnswers(
@@ -101,12 +107,15 @@ export async function settledAnswers(
   customerId: string,
 ): Promise<SettledAnswers> {
   const rows = await findSettled.execute(db, { customer_id: customerId });
-  const answers: SettledAnswers = { providers: new Set(), matches: [] };
+  const answers: SettledAnswers = { providers: new Set(), matches: [], discarded: [] };
   for (const row of rows) {
     const provider = row.provider as ProviderName;
     answers.providers.add(provider);
     if (row.outcome === "matched" && row.profile !== null) {
       answers.matches.push({ provider, profile: JSON.parse(row.profile) as ProfileFragment });
+    }
+    if (row.outcome === "not_found" && row.error !== null) {
+      answers.discarded.push(`${provider}: ${row.error}`);
     }
   }
   return answers;
@@ -115,7 +124,7 @@ export async function settledAnswers(
 const findSettled = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
   db
     .selectFrom("provider_results")
-    .select(["provider", "outcome", "profile"])
+    .select(["provider", "outcome", "profile", "error"])
     .where("customer_id", "=", v.customer_id)
     .where("outcome", "in", ["matched", "not_found"]),
 );

@@ -51,7 +51,11 @@ export function createProviders(
   const adapter = (name: ProviderName): EnrichmentProvider => {
     switch (name) {
       case "pdl":
-        return createPdlProvider({ ...common, ...keyed(settings.pdl) });
+        return createPdlProvider({
+          ...common,
+          ...keyed(settings.pdl),
+          minLikelihood: settings.pdl.minLikelihood,
+        });
       case "enrichlayer":
         return createEnrichLayerProvider({ ...common, ...keyed(settings.enrichlayer) });
       case "fullcontact":

@@ -82,7 +82,14 @@ export type ProviderResult = (
       profile: ProfileFragment;
       raw: unknown;
     }
-  | { kind: "not_found"; provider: ProviderName; httpStatus: number; raw: unknown }
+  | {
+      kind: "not_found";
+      provider: ProviderName;
+      httpStatus: number;
+      raw: unknown;
+      /** Why an answer that named someone counts as no match (a confidence below the minimum). */
+      reason?: string;
+    }
   | {
       kind: "transient";
       provider: ProviderName;
