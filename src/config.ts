@@ -52,6 +52,8 @@ const ConfigSchema = z.object({
   PDL_MIN_LIKELIHOOD: z.coerce.number().int().min(1).max(10).default(6),
   ENRICHLAYER_PRICE_USD: decimalUsd.default("0.30"),
   FULLCONTACT_PRICE_USD: decimalUsd.default("0"),
+  // The match confidence FullContact must reach (its `confidence`: LOW, MED, HIGH, MAX).
+  FULLCONTACT_CONFIDENCE: z.enum(["LOW", "MED", "HIGH", "MAX"]).default("HIGH"),
   GRAVATAR_PRICE_USD: decimalUsd.default("0"),
   ENRICHLAYER_API_KEY: z.string().optional(),
   ENRICHLAYER_BASE_URL: z.string().url().default("https://enrichlayer.com"),
@@ -135,7 +137,7 @@ export interface Config {
     breakerCooldownMs: number;
     pdl: ProviderSettings & { minLikelihood: number };
     enrichlayer: ProviderSettings;
-    fullcontact: ProviderSettings;
+    fullcontact: ProviderSettings & { confidence: "LOW" | "MED" | "HIGH" | "MAX" };
     /** Gravatar needs no key: enabled by GRAVATAR_ENABLED=true or a GRAVATAR_API_KEY. */
     gravatar: ProviderSettings & { enabled: boolean };
   };
@@ -234,12 +236,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         e.ENRICHLAYER_RATE_LIMIT_PER_MIN,
         e.ENRICHLAYER_PRICE_USD,
       ),
-      fullcontact: provider(
-        e.FULLCONTACT_API_KEY,
-        e.FULLCONTACT_BASE_URL,
-        e.FULLCONTACT_RATE_LIMIT_PER_MIN,
-        e.FULLCONTACT_PRICE_USD,
-      ),
+      fullcontact: {
+        ...provider(
+          e.FULLCONTACT_API_KEY,
+          e.FULLCONTACT_BASE_URL,
+          e.FULLCONTACT_RATE_LIMIT_PER_MIN,
+          e.FULLCONTACT_PRICE_USD,
+        ),
+        confidence: e.FULLCONTACT_CONFIDENCE,
+      },
       gravatar: {
         ...provider(
           e.GRAVATAR_API_KEY,

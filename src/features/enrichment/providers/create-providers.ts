@@ -59,7 +59,11 @@ export function createProviders(
       case "enrichlayer":
         return createEnrichLayerProvider({ ...common, ...keyed(settings.enrichlayer) });
       case "fullcontact":
-        return createFullContactProvider({ ...common, ...keyed(settings.fullcontact) });
+        return createFullContactProvider({
+          ...common,
+          ...keyed(settings.fullcontact),
+          confidence: settings.fullcontact.confidence,
+        });
       case "gravatar":
         return createGravatarProvider({ ...common, ...settings.gravatar });
     }

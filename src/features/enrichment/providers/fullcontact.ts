@@ -44,7 +44,14 @@ export interface FullContactSettings {
   /** The thread's shared outbound client (createProviders); without it the adapter builds one. */
   http?: OutboundHttp;
   now?: () => number;
+  /**
+   * The match confidence FullContact must reach to answer (LOW 60 %, MED 80 %, HIGH 95 %, MAX
+   * 98 %); below it FullContact itself answers "not found". Default HIGH, FullContact's own.
+   */
+  confidence?: FullContactConfidence;
 }
+
+export type FullContactConfidence = "LOW" | "MED" | "HIGH" | "MAX";
 
 /** FullContact asks to retry a queued (202) search shortly. */
 export const FULLCONTACT_QUEUED_RETRY_MS = 3_000;
@@ -93,7 +100,7 @@ export function createFullContactProvider(settings: FullContactSettings): Enrich
         url: `${settings.baseUrl}/v3/person.enrich`,
         method: "POST" as const,
         headers: { authorization: `Bearer ${settings.apiKey}` },
-        json: { email: query.email.trim() },
+        json: { email: query.email.trim(), confidence: settings.confidence ?? "HIGH" },
       };
       const answer = await send("fullcontact", request, signal, via);
       if (!isAnswer(answer)) return answer;
