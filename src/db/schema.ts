@@ -170,6 +170,8 @@ export interface ProviderResultsTable {
   fetched_at: number;
   /** When retention removed `raw` (PROVIDER_DATA_RETENTION_DAYS); the profile stays. */
   raw_cleared_at: Generated<number | null>;
+  /** How sure the provider was of a match, as it says it ("likelihood 9/10"); null otherwise. */
+  confidence: Generated<string | null>;
 }
 
 export interface ZipIncomesTable {

@@ -13,6 +13,8 @@ import { type Kysely, sql } from "kysely";
  * - `enrichments.paid_lookups_deferred`: non-zero while a customer was scored without the paid
  *   lookups the budget stopped (1 a live customer, 2 one from an imported history); they are
  *   looked up fully when the budget allows.
+ * - `provider_results.confidence`: how sure the provider was of a match ("likelihood 9/10"),
+ *   carried onto the score's explanation.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -47,4 +49,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column("customer_id")
     .where(sql.ref("paid_lookups_deferred"), "<>", 0)
     .execute();
+  await db.schema.alterTable("provider_results").addColumn("confidence", "text").execute();
 }

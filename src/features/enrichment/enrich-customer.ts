@@ -39,6 +39,7 @@ import {
 } from "./save-enrichment.js";
 import { isVip } from "./score/compute-score.js";
 import { scoreCustomer } from "./score-customer.js";
+import { withSourceConfidence } from "./signal-confidence.js";
 
 /** How long a provider may keep saying "later" before that counts as failing. */
 export const MAX_WAITING_MS = 10 * 60_000;
@@ -129,12 +130,15 @@ async function enrichCustomer(
   }
 
   // Merge: what every provider matched, this attempt's and earlier attempts' alike.
-  const profile = mergeMatches([
+  const matches = [
     ...settled.matches,
     ...results.flatMap((r) =>
-      r.kind === "matched" ? [{ provider: r.provider, profile: r.profile }] : [],
+      r.kind === "matched"
+        ? [{ provider: r.provider, profile: r.profile, confidence: r.confidence }]
+        : [],
     ),
-  ]);
+  ];
+  const profile = mergeMatches(matches);
   const permanent = results.flatMap((r) =>
     r.kind === "permanent" ? [`${r.provider}: ${r.error}`] : [],
   );
@@ -150,6 +154,7 @@ async function enrichCustomer(
     // Decide: the threshold in force now decides; changing it later does not rewrite this.
     const owner = await findOwner.executeTakeFirst(trx, { customer_id: customerId });
     if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
+    scored.signals = withSourceConfidence(scored.signals, matches);
     if (plan.stopped.length > 0) scored.signals.push(budgetStoppedSignal(plan.stopped));
     for (const discarded of [
       ...settled.discarded,

@@ -58,7 +58,12 @@ for (const engine of ENGINES) {
         15_000,
       );
       const e = (await report())?.enrichment;
-      return e?.signals as Array<{ signal: string; value: unknown; points: number }>;
+      return e?.signals as Array<{
+        signal: string;
+        value: unknown;
+        points: number;
+        confidence?: string;
+      }>;
     };
 
     it("adds no points below the minimum, says so, and counts the billed answer", async () => {
@@ -79,7 +84,13 @@ for (const engine of ENGINES) {
       });
 
       const high = await scored(sure);
+      // Each line from a provider's data carries that provider's confidence in the match.
+      expect(high.find((s) => s.signal === "seniority")).toMatchObject({
+        points: expect.any(Number),
+        confidence: "pdl: likelihood 6/10",
+      });
       expect(high.find((s) => s.signal === "seniority")?.points).toBeGreaterThan(0);
+      expect(high.find((s) => s.signal === "order_value")?.confidence).toBeUndefined();
       expect(high.find((s) => s.signal === "low_confidence")).toBeUndefined();
 
       const spend = await getProviderSpend(

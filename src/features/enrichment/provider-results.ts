@@ -37,6 +37,7 @@ export async function saveProviderResults(
             ? (result.reason ?? null)
             : null,
       [`fetched_at${i}`]: now,
+      [`confidence${i}`]: result.kind === "matched" ? (result.confidence ?? null) : null,
     });
   });
   await upsertResults(results.length).execute(db, values);
@@ -60,6 +61,7 @@ const COLUMNS = [
   "profile",
   "error",
   "fetched_at",
+  "confidence",
 ] as const;
 
 /** One prepared statement per number of answers (one to four providers). */
@@ -85,6 +87,7 @@ function upsertResults(rows: number): PreparedQuery<Record<string, unknown>, unk
             profile: eb.ref("excluded.profile"),
             error: eb.ref("excluded.error"),
             fetched_at: eb.ref("excluded.fetched_at"),
+            confidence: eb.ref("excluded.confidence"),
           })),
         ),
     );
@@ -97,7 +100,7 @@ export interface SettledAnswers {
   /** Providers that need no further call for this customer. */
   providers: Set<ProviderName>;
   /** The profiles of the ones that matched. */
-  matches: Array<{ provider: ProviderName; profile: ProfileFragment }>;
+  matches: Array<{ provider: ProviderName; profile: ProfileFragment; confidence?: string }>;
   /** Answers that named someone but count as no match, and why ("pdl: likelihood 4 …"). */
   discarded: string[];
 }
@@ -112,7 +115,12 @@ export async function settledAnswers(
     const provider = row.provider as ProviderName;
     answers.providers.add(provider);
     if (row.outcome === "matched" && row.profile !== null) {
-      answers.matches.push({ provider, profile: JSON.parse(row.profile) as ProfileFragment });
+      const profile = JSON.parse(row.profile) as ProfileFragment;
+      answers.matches.push({
+        provider,
+        profile,
+        ...(row.confidence ? { confidence: row.confidence } : {}),
+      });
     }
     if (row.outcome === "not_found" && row.error !== null) {
       answers.discarded.push(`${provider}: ${row.error}`);
@@ -124,7 +132,7 @@ export async function settledAnswers(
 const findSettled = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
   db
     .selectFrom("provider_results")
-    .select(["provider", "outcome", "profile", "error"])
+    .select(["provider", "outcome", "profile", "error", "confidence"])
     .where("customer_id", "=", v.customer_id)
     .where("outcome", "in", ["matched", "not_found"]),
 );

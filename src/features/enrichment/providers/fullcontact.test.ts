@@ -59,6 +59,7 @@ describe("fullcontact adapter: requests and matches", () => {
       kind: "matched",
       provider: "fullcontact",
       httpStatus: 200,
+      confidence: "at least 95 % (HIGH)",
       profile: {
         fullName: "Jane Doe",
         title: "Chief Executive Officer",

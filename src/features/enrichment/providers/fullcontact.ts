@@ -53,6 +53,14 @@ export interface FullContactSettings {
 
 export type FullContactConfidence = "LOW" | "MED" | "HIGH" | "MAX";
 
+/** FullContact's levels, as its request-properties docs define them. */
+const CONFIDENCE_PERCENT: Record<FullContactConfidence, number> = {
+  LOW: 60,
+  MED: 80,
+  HIGH: 95,
+  MAX: 98,
+};
+
 /** FullContact asks to retry a queued (202) search shortly. */
 export const FULLCONTACT_QUEUED_RETRY_MS = 3_000;
 
@@ -122,12 +130,14 @@ export function createFullContactProvider(settings: FullContactSettings): Enrich
       const parsed = parseBody("fullcontact", answer, PersonResponse);
       if (!parsed.ok) return parsed.result;
       const profile = fullContactFragment(parsed.data);
+      const level = settings.confidence ?? "HIGH";
       return {
         kind: "matched",
         provider: "fullcontact",
         httpStatus: 200,
         profile,
         raw: answer.body,
+        confidence: `at least ${CONFIDENCE_PERCENT[level]} % (${level})`,
       };
     },
   };

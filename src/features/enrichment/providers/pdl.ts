@@ -97,7 +97,15 @@ export function createPdlProvider(settings: PdlSettings): EnrichmentProvider {
         return { kind: "not_found", provider: "pdl", httpStatus: 200, raw: answer.body, reason };
       }
       const profile = pdlFragment(parsed.data.data);
-      return { kind: "matched", provider: "pdl", httpStatus: 200, profile, raw: answer.body };
+      const confidence = likelihood === null ? {} : { confidence: `likelihood ${likelihood}/10` };
+      return {
+        kind: "matched",
+        provider: "pdl",
+        httpStatus: 200,
+        profile,
+        raw: answer.body,
+        ...confidence,
+      };
     },
   };
 }

@@ -81,6 +81,8 @@ export type ProviderResult = (
       httpStatus: number;
       profile: ProfileFragment;
       raw: unknown;
+      /** How sure the provider is that this is the person ("likelihood 9/10"), when it says. */
+      confidence?: string;
     }
   | {
       kind: "not_found";
