@@ -46,6 +46,15 @@ const ConfigSchema = z.object({
   PDL_API_KEY: z.string().optional(),
   PDL_BASE_URL: z.string().url().default("https://api.peopledatalabs.com"),
   PDL_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(100),
+  // What each provider bills per answered lookup (README "Configuration" gives the sources).
+  PDL_PRICE_USD: decimalUsd.default("0.28"),
+  // PDL's match likelihood (1–10) below which an answer counts as no match (PDL advises ≥ 6).
+  PDL_MIN_LIKELIHOOD: z.coerce.number().int().min(1).max(10).default(6),
+  ENRICHLAYER_PRICE_USD: decimalUsd.default("0.30"),
+  FULLCONTACT_PRICE_USD: decimalUsd.default("0"),
+  // The match confidence FullContact must reach (its `confidence`: LOW, MED, HIGH, MAX).
+  FULLCONTACT_CONFIDENCE: z.enum(["LOW", "MED", "HIGH", "MAX"]).default("HIGH"),
+  GRAVATAR_PRICE_USD: decimalUsd.default("0"),
   ENRICHLAYER_API_KEY: z.string().optional(),
   ENRICHLAYER_BASE_URL: z.string().url().default("https://enrichlayer.com"),
   ENRICHLAYER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(300),
@@ -84,6 +93,8 @@ export interface ProviderSettings {
   apiKey: string | null;
   baseUrl: string;
   ratePerMinute: number;
+  /** What the provider bills per answered lookup, a decimal string in USD. */
+  priceUsd: string;
 }
 
 export type DatabaseTarget =
@@ -124,9 +135,9 @@ export interface Config {
     concurrency: number;
     breakerFailures: number;
     breakerCooldownMs: number;
-    pdl: ProviderSettings;
+    pdl: ProviderSettings & { minLikelihood: number };
     enrichlayer: ProviderSettings;
-    fullcontact: ProviderSettings;
+    fullcontact: ProviderSettings & { confidence: "LOW" | "MED" | "HIGH" | "MAX" };
     /** Gravatar needs no key: enabled by GRAVATAR_ENABLED=true or a GRAVATAR_API_KEY. */
     gravatar: ProviderSettings & { enabled: boolean };
   };
@@ -215,19 +226,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.PROVIDER_CONCURRENCY,
       breakerFailures: e.CIRCUIT_BREAKER_FAILURES,
       breakerCooldownMs: e.CIRCUIT_BREAKER_COOLDOWN_MS,
-      pdl: provider(e.PDL_API_KEY, e.PDL_BASE_URL, e.PDL_RATE_LIMIT_PER_MIN),
+      pdl: {
+        ...provider(e.PDL_API_KEY, e.PDL_BASE_URL, e.PDL_RATE_LIMIT_PER_MIN, e.PDL_PRICE_USD),
+        minLikelihood: e.PDL_MIN_LIKELIHOOD,
+      },
       enrichlayer: provider(
         e.ENRICHLAYER_API_KEY,
         e.ENRICHLAYER_BASE_URL,
         e.ENRICHLAYER_RATE_LIMIT_PER_MIN,
+        e.ENRICHLAYER_PRICE_USD,
       ),
-      fullcontact: provider(
-        e.FULLCONTACT_API_KEY,
-        e.FULLCONTACT_BASE_URL,
-        e.FULLCONTACT_RATE_LIMIT_PER_MIN,
-      ),
+      fullcontact: {
+        ...provider(
+          e.FULLCONTACT_API_KEY,
+          e.FULLCONTACT_BASE_URL,
+          e.FULLCONTACT_RATE_LIMIT_PER_MIN,
+          e.FULLCONTACT_PRICE_USD,
+        ),
+        confidence: e.FULLCONTACT_CONFIDENCE,
+      },
       gravatar: {
-        ...provider(e.GRAVATAR_API_KEY, e.GRAVATAR_BASE_URL, e.GRAVATAR_RATE_LIMIT_PER_MIN),
+        ...provider(
+          e.GRAVATAR_API_KEY,
+          e.GRAVATAR_BASE_URL,
+          e.GRAVATAR_RATE_LIMIT_PER_MIN,
+          e.GRAVATAR_PRICE_USD,
+        ),
         enabled: e.GRAVATAR_ENABLED || (e.GRAVATAR_API_KEY ?? "").trim() !== "",
       },
     },
@@ -263,9 +287,11 @@ function provider(
   apiKey: string | undefined,
   baseUrl: string,
   ratePerMinute: number,
+  priceUsd: string,
 ): ProviderSettings {
   const key = apiKey?.trim() ?? "";
-  return { apiKey: key === "" ? null : key, baseUrl: baseUrl.replace(/\/+$/, ""), ratePerMinute };
+  const base = baseUrl.replace(/\/+$/, "");
+  return { apiKey: key === "" ? null : key, baseUrl: base, ratePerMinute, priceUsd };
 }
 
 function hostForUrl(host: string): string {

@@ -6,6 +6,7 @@ import type { AppDeps } from "./app-deps.js";
 import { alertTasks } from "./features/alerts/alert-tasks.js";
 import { deliverToDestinationTask } from "./features/destinations/deliver-to-destination.js";
 import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
+import { resumeDeferredLookupsTask } from "./features/enrichment/resume-deferred-lookups.js";
 import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
 import { retentionTasks } from "./features/privacy/retention/retention-tasks.js";
 import { createStoreSyncTask } from "./features/store-sync/sync-task.js";
@@ -15,6 +16,7 @@ import type { TaskDefinition } from "./jobs/task.js";
 export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<any>[] {
   return [
     createEnrichCustomerTask(),
+    resumeDeferredLookupsTask(),
     ...alertTasks(deps.alerts),
     eraseClosedAccountTask(),
     ...retentionTasks(),

@@ -176,12 +176,16 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
       enrichments: 3,
       unitPriceUsd: "0.05",
       amountUsd: "0.15",
+      providers: [],
+      providerCostUsd: "0.00",
     });
     expect(onlyJson(usageB)).toEqual({
       month: "2025-03",
       enrichments: 3,
       unitPriceUsd: "0.03",
       amountUsd: "0.09",
+      providers: [],
+      providerCostUsd: "0.00",
     });
     // No charges that month: the price in force now is shown.
     expect(onlyJson(empty)).toEqual({
@@ -189,6 +193,8 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
       enrichments: 0,
       unitPriceUsd: "0.03",
       amountUsd: "0.00",
+      providers: [],
+      providerCostUsd: "0.00",
     });
   });
 

@@ -20,6 +20,7 @@ import * as m0015 from "./migrations/0015_real_stores.js";
 import * as m0016 from "./migrations/0016_known_devices.js";
 import * as m0017 from "./migrations/0017_destinations.js";
 import * as m0018 from "./migrations/0018_sample_data.js";
+import * as m0019 from "./migrations/0019_spend_control.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0016_known_devices": m0016,
   "0017_destinations": m0017,
   "0018_sample_data": m0018,
+  "0019_spend_control": m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

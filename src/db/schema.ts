@@ -18,6 +18,8 @@ export interface AccountsTable {
   alert_emails: string | null;
   /** Requests a minute per API key; null: the process default; 0: unlimited. */
   api_rate_limit_per_minute: number | null;
+  /** The monthly budget for paid provider lookups, a decimal string in USD; null: none. */
+  monthly_budget_usd: Generated<string | null>;
   created_at: number;
   /** Set when the owner closed the account (its customers erased, keys revoked). */
   closed_at: Generated<number | null>;
@@ -96,6 +98,26 @@ export interface UsageChargesTable {
   created_at: number;
 }
 
+/** Per account, month (`YYYY-MM`, UTC) and provider: the lookups it billed and their cost. */
+export interface ProviderSpendTable {
+  account_id: string;
+  month: string;
+  provider: string;
+  lookups: number;
+  amount_micros: number;
+  updated_at: number;
+}
+
+/** Per account and month: what paid lookups in flight reserved and what finished ones spent. */
+export interface BudgetMonthsTable {
+  account_id: string;
+  month: string;
+  reserved_micros: Generated<number>;
+  spent_micros: Generated<number>;
+  notified_80: Generated<number>;
+  notified_100: Generated<number>;
+}
+
 export interface JobsTable {
   id: string;
   task: string;
@@ -130,6 +152,8 @@ export interface EnrichmentsTable {
   started_at: number | null;
   enriched_at: number | null;
   updated_at: number;
+  /** Non-zero while the monthly budget stopped this customer's paid lookups (2: imported history). */
+  paid_lookups_deferred: Generated<number>;
 }
 
 export type ProviderOutcome = "matched" | "not_found" | "transient" | "permanent";
@@ -148,6 +172,8 @@ export interface ProviderResultsTable {
   fetched_at: number;
   /** When retention removed `raw` (PROVIDER_DATA_RETENTION_DAYS); the profile stays. */
   raw_cleared_at: Generated<number | null>;
+  /** How sure the provider was of a match, as it says it ("likelihood 9/10"); null otherwise. */
+  confidence: Generated<string | null>;
 }
 
 export interface ZipIncomesTable {
@@ -426,6 +452,8 @@ export interface Database {
   customers: CustomersTable;
   orders: OrdersTable;
   usage_charges: UsageChargesTable;
+  provider_spend: ProviderSpendTable;
+  budget_months: BudgetMonthsTable;
   jobs: JobsTable;
   enrichments: EnrichmentsTable;
   provider_results: ProviderResultsTable;

@@ -1,9 +1,14 @@
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { changeAlertSettings } from "../../features/accounts/change-alert-settings.js";
 import { createAccount } from "../../features/accounts/create-account.js";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { hashPassword } from "../../features/accounts/password.js";
 import { MIN_PASSWORD_LENGTH, passwordProblem } from "../../features/accounts/password-rule.js";
+import {
+  BUDGET_RULE,
+  parseBudget,
+  setMonthlyBudget,
+} from "../../features/accounts/set-monthly-budget.js";
 import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
 import { recordAuditEvent } from "../../features/audit/record-audit-event.js";
 import { checkEmail } from "../../features/orders/email-address.js";
@@ -85,11 +90,17 @@ export function registerAccount(program: Command): void {
       'API requests a minute per key for this account (0: unlimited; "": the default)',
       parseRateLimit,
     )
+    .option(
+      "--monthly-budget <usd>",
+      'monthly budget for paid provider lookups, in USD ("" removes it)',
+      parseMonthlyBudget,
+    )
     .option("--json", "print one JSON object")
     .action(
       async (opts: {
         account: string;
         threshold?: number;
+        monthlyBudget?: string;
         slackWebhook?: string;
         alertEmail?: string;
         rateLimit?: number | "default";
@@ -117,6 +128,18 @@ export function registerAccount(program: Command): void {
             },
             deps.clock.now(),
           );
+          if (opts.monthlyBudget !== undefined) {
+            await setMonthlyBudget(
+              deps.db.kysely,
+              {
+                accountId: opts.account,
+                budgetUsd: opts.monthlyBudget === "none" ? null : opts.monthlyBudget,
+                actor: commandActor(),
+                maxAttempts: deps.config.enrichment.maxAttempts,
+              },
+              deps.clock.now(),
+            );
+          }
           const view = await getAccount(deps.db.kysely, opts.account);
           return { view, defaultLimit: deps.config.apiRateLimitPerMinute };
         });
@@ -126,12 +149,20 @@ export function registerAccount(program: Command): void {
             `Chat webhook: ${view?.slackWebhook ?? "none"}`,
             `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}`,
             `API rate limit: ${describeLimit(view?.apiRateLimitPerMinute ?? null, defaultLimit)}`,
+            `Monthly lookup budget: ${view?.monthlyBudgetUsd == null ? "none" : `$${view.monthlyBudgetUsd}`}`,
           ].join("\n"),
         );
       },
     );
 
   registerAccountDelete(account);
+}
+
+/** "" → "none" (commander does not keep a null an option parser returns). */
+function parseMonthlyBudget(value: string): string {
+  const parsed = parseBudget(value);
+  if (!parsed.ok) throw new InvalidArgumentError(BUDGET_RULE);
+  return parsed.budgetUsd ?? "none";
 }
 
 function describeLimit(own: number | null, defaultLimit: number): string {

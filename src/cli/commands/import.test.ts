@@ -106,6 +106,37 @@ for (const engine of ENGINES) {
       await database?.drop();
     });
 
+    it("the dry run shows the most the providers can bill and whether the budget covers it", async () => {
+      const paid = {
+        ...env(),
+        PDL_API_KEY: "pdl-key",
+        PDL_PRICE_USD: "0.28",
+        FULLCONTACT_API_KEY: "fc-key",
+        FULLCONTACT_PRICE_USD: "0.1",
+      };
+      const budget = (usd: string) =>
+        runVelvet(["account", "set", "--account", accountId, "--monthly-budget", usd], env());
+      await budget("0.50");
+      const short = await runVelvet(["import", "orders", SMALL, "--account", accountId], paid);
+      expect(short.stdout).toContain(
+        "Provider lookups: at most $0.76; $0.50 left of the $0.50 monthly budget does not cover it",
+      );
+      await budget("5");
+      const json = await runVelvet(
+        ["import", "orders", SMALL, "--account", accountId, "--json"],
+        paid,
+      );
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        newCustomers: 2,
+        providerCostUsd: "0.76",
+        budgetUsd: "5",
+        budgetLeftUsd: "5.00",
+        budgetCovers: true,
+      });
+      await budget("");
+      expect(await counts()).toEqual({ customers: 0, orders: 0, charges: 0 });
+    });
+
     it("dry run by default: counts and cost, nothing written; --yes --json: JSON lines on stderr, the summary on stdout", async () => {
       const dry = await runVelvet(["import", "orders", SMALL, "--account", accountId], env());
       expect(dry.code).toBe(0);
@@ -140,6 +171,10 @@ for (const engine of ENGINES) {
         skipped: 0,
         forgotten: 0,
         errors: 1,
+        providerCostUsd: "0.00",
+        budgetUsd: null,
+        budgetLeftUsd: null,
+        budgetCovers: null,
       });
       const events = done.stderr
         .trim()

@@ -93,12 +93,21 @@ export function registerImport(program: Command): void {
     });
 }
 
+function budgetLine(s: ImportSummary): string {
+  if (s.budgetUsd === null || s.budgetLeftUsd === null) return " (no monthly budget)";
+  const left = `${formatMoney(s.budgetLeftUsd, "USD")} left of the ${formatMoney(s.budgetUsd, "USD")} monthly budget`;
+  return s.budgetCovers
+    ? `; ${left} covers it`
+    : `; ${left} does not cover it: the rest are scored on the free signals and looked up when the budget allows`;
+}
+
 function describe(s: ImportSummary, applied: boolean): string {
   const n = (count: number) => count.toLocaleString("en-US");
   const lines = [
     `${n(s.rows)} rows: ${plural(s.orders, "order")} of ${plural(s.customers, "customer")}, ${n(s.newCustomers)} new`,
     `${applied ? "Charged" : "Would charge"}: ${plural(s.charges, "enrichment")}, ${formatMoney(s.amountUsd, "USD")}`,
     `${applied ? "Already imported (skipped)" : "Already imported (would skip)"}: ${n(s.skipped)}; bad rows: ${n(s.errors)}`,
+    `Provider lookups: at most ${formatMoney(s.providerCostUsd, "USD")}${budgetLine(s)}`,
   ];
   if (s.forgotten > 0)
     lines.push(

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { getUsage, isMonth, monthOf } from "../../features/billing/get-usage.js";
+import { getProviderSpend } from "../../features/billing/provider-spend.js";
 import { formatMoney } from "../../lib/money.js";
 import { plural } from "../../lib/plural.js";
 import { CliError, printResult } from "../output.js";
@@ -15,7 +16,9 @@ function parseMonth(value: string): string {
 export function registerUsage(program: Command): void {
   program
     .command("usage")
-    .description("enrichments charged in a month (UTC) and their cost")
+    .description(
+      "enrichments charged in a month (UTC) and their cost, beside what each provider billed",
+    )
     .requiredOption("--account <id>", "the account id", parseId)
     .option("--month <YYYY-MM>", "the month (default: the current one)", parseMonth)
     .option("--json", "print one JSON object")
@@ -24,13 +27,21 @@ export function registerUsage(program: Command): void {
         if (!(await getAccount(deps.db.kysely, opts.account)))
           throw new CliError(`No account ${opts.account}`);
         const month = opts.month ?? monthOf(deps.clock.now());
-        return getUsage(deps.db.kysely, opts.account, month, deps.config.enrichmentPriceUsd);
+        const [charged, spend] = await Promise.all([
+          getUsage(deps.db.kysely, opts.account, month, deps.config.enrichmentPriceUsd),
+          getProviderSpend(deps.db.kysely, opts.account, month),
+        ]);
+        return { ...charged, ...spend };
       });
-      printResult(
-        Boolean(opts.json),
-        usage,
-        () =>
+      printResult(Boolean(opts.json), usage, () =>
+        [
           `${usage.month}: ${plural(usage.enrichments, "enrichment")} × ${formatMoney(usage.unitPriceUsd, "USD")} = ${formatMoney(usage.amountUsd, "USD")}`,
+          `provider costs: ${formatMoney(usage.providerCostUsd, "USD")}`,
+          ...usage.providers.map(
+            (p) =>
+              `  ${p.provider}: ${plural(p.lookups, "billed lookup")} = ${formatMoney(p.amountUsd, "USD")}`,
+          ),
+        ].join("\n"),
       );
     });
 }

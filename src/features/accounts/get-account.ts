@@ -15,6 +15,8 @@ export interface AccountView {
   closedAt: string | null;
   /** Requests a minute per API key set for this account; null: the deployment's default. */
   apiRateLimitPerMinute: number | null;
+  /** The monthly budget for paid provider lookups (USD); null: none. */
+  monthlyBudgetUsd: string | null;
 }
 
 export async function getAccount(
@@ -32,6 +34,7 @@ export async function getAccount(
       "accounts.alert_emails",
       "accounts.closed_at",
       "accounts.api_rate_limit_per_minute",
+      "accounts.monthly_budget_usd",
       "stores.id as store_id",
     ])
     .where("accounts.id", "=", accountId)
@@ -47,5 +50,6 @@ export async function getAccount(
     alertEmails: splitAlertEmails(row.alert_emails),
     closedAt: row.closed_at === null ? null : new Date(row.closed_at).toISOString(),
     apiRateLimitPerMinute: row.api_rate_limit_per_minute,
+    monthlyBudgetUsd: row.monthly_budget_usd,
   };
 }

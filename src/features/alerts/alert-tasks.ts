@@ -5,11 +5,17 @@ import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
 import { deliverChatAlert } from "./deliver-chat-alert.js";
 import { deliverEmailAlert } from "./deliver-email-alert.js";
+import { notifyBudget } from "./notify-budget.js";
 import { notifyChannelOutage } from "./notify-channel-outage.js";
 
 export function alertTasks(
   delivery: AlertDelivery,
   // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
 ): TaskDefinition<any, Deps & MetricsDeps>[] {
-  return [deliverChatAlert(delivery), deliverEmailAlert(delivery), notifyChannelOutage(delivery)];
+  return [
+    deliverChatAlert(delivery),
+    deliverEmailAlert(delivery),
+    notifyChannelOutage(delivery),
+    notifyBudget(delivery),
+  ];
 }

@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = {
   "api_key.revoked": "API key revoked",
   "api_key.regenerated": "API key regenerated",
   "alert_settings.changed": "Alert settings changed",
+  "monthly_budget.changed": "Monthly lookup budget changed",
   "customer.exported": "Customer data exported",
   "customer.erased": "Customer data erased",
   "account.closed": "Account closed",

@@ -22,11 +22,14 @@ import { preparedQuery } from "../../db/prepared-query.js";
 import type { Deps } from "../../deps.js";
 import { raise } from "../../jobs/event-handlers.js";
 import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
+import { recordProviderSpend } from "../billing/provider-spend.js";
 import { ENRICH_CUSTOMER, type EnrichCustomerPayload } from "./enqueue-enrichment.js";
 import type { CustomerEnriched, EnrichmentDeps } from "./enrichment-deps.js";
 import { mergeMatches } from "./merge-profiles.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
+import { budgetStoppedSignal, planLookups } from "./plan-lookups.js";
 import { type SettledAnswers, settledAnswers } from "./provider-results.js";
+import { billedLookups } from "./providers/billed-lookups.js";
 import type { ProviderQuery } from "./providers/provider.js";
 import { requeueFailedEnrichment } from "./requeue-failed-enrichment.js";
 import {
@@ -36,12 +39,13 @@ import {
 } from "./save-enrichment.js";
 import { isVip } from "./score/compute-score.js";
 import { scoreCustomer } from "./score-customer.js";
+import { withSourceConfidence } from "./signal-confidence.js";
 
 /** How long a provider may keep saying "later" before that counts as failing. */
 export const MAX_WAITING_MS = 10 * 60_000;
 const WAIT_CAUSES = new Set(["rate_limited", "pending"]);
 
-const NONE_SETTLED: SettledAnswers = { providers: new Set(), matches: [] };
+const NONE_SETTLED: SettledAnswers = { providers: new Set(), matches: [], discarded: [] };
 
 type Payload = z.infer<typeof EnrichCustomerPayload>;
 
@@ -68,8 +72,10 @@ async function enrichCustomer(
   const db = deps.db.kysely;
   const customer = await loadCustomerToEnrich.executeTakeFirst(db, { id: customerId });
   if (!customer) return { kind: "fail", error: `customer ${customerId} does not exist` };
-  // At least once: a repeated run after success has nothing left to do.
-  if (customer.enrichment_status === "enriched") return { kind: "done" };
+  // At least once: a repeated run after success has nothing left to do, unless the budget
+  // stopped its paid lookups: then this run asks them.
+  const deferred = (customer.paid_lookups_deferred ?? 0) !== 0;
+  if (customer.enrichment_status === "enriched" && !deferred) return { kind: "done" };
 
   const attempt = { attempt: ctx.attempt, startedAt: deps.clock.now(), requestId: ctx.requestId };
   // Answers are only ever stored with the enrichment row (save-enrichment.ts): without the row,
@@ -82,17 +88,34 @@ async function enrichCustomer(
     lastName: customer.last_name,
     phone: customer.phone,
   };
-  const pending = providers.filter((p) => !settled.providers.has(p.name));
+  const unanswered = providers.filter((p) => !settled.providers.has(p.name));
+  const account = { id: customer.account_id, monthlyBudgetUsd: customer.monthly_budget_usd };
+  const plan = await planLookups(
+    db,
+    deps.config.enrichment,
+    account,
+    unanswered,
+    attempt.startedAt,
+  );
+  // Still no room: the stored result stands, nothing to ask, nothing to tell anyone again.
+  if (deferred && customer.enrichment_status === "enriched" && plan.stopped.length > 0) {
+    return { kind: "done" };
+  }
+  const pending = plan.ask;
   // All answers come back together, once the slowest provider has answered, and are stored
   // with the attempt's outcome in one transaction (from the provider thread, raw bodies arrive
   // as bytes outside the JS heap). An attempt that is interrupted (lease, shutdown) still
   // stores what came in; only a crash loses answers, which the next attempt asks again.
   const results = await deps.lookupAll(pending, query, ctx.signal);
   const now = deps.clock.now();
+  // What the providers billed goes on the account's ledger with the answers, in their
+  // transaction: an answer is stored (and never asked again) exactly when it is counted.
+  const billed = billedLookups(results, (name) => deps.config.enrichment[name].priceUsd);
+  const spend = { accountId: customer.account_id, billed, reservation: plan.reservation };
 
   const transient = results.filter((r) => r.kind === "transient");
   if (transient.length > 0) {
-    await saveUnfinishedAttempt(deps, customerId, attempt, results);
+    await saveUnfinishedAttempt(deps, customerId, attempt, results, spend);
     const error = transient.map((r) => `${r.provider}: ${r.error}`).join("; ");
     const waits = transient.map((r) => r.retryAfterMs ?? 0);
     const delayMs = Math.max(...waits);
@@ -107,12 +130,15 @@ async function enrichCustomer(
   }
 
   // Merge: what every provider matched, this attempt's and earlier attempts' alike.
-  const profile = mergeMatches([
+  const matches = [
     ...settled.matches,
     ...results.flatMap((r) =>
-      r.kind === "matched" ? [{ provider: r.provider, profile: r.profile }] : [],
+      r.kind === "matched"
+        ? [{ provider: r.provider, profile: r.profile, confidence: r.confidence }]
+        : [],
     ),
-  ]);
+  ];
+  const profile = mergeMatches(matches);
   const permanent = results.flatMap((r) =>
     r.kind === "permanent" ? [`${r.provider}: ${r.error}`] : [],
   );
@@ -128,11 +154,34 @@ async function enrichCustomer(
     // Decide: the threshold in force now decides; changing it later does not rewrite this.
     const owner = await findOwner.executeTakeFirst(trx, { customer_id: customerId });
     if (owner === undefined) throw new Error(`customer ${customerId} does not exist`);
+    scored.signals = withSourceConfidence(scored.signals, matches);
+    if (plan.stopped.length > 0) scored.signals.push(budgetStoppedSignal(plan.stopped));
+    for (const discarded of [
+      ...settled.discarded,
+      ...results.flatMap((r) =>
+        r.kind === "not_found" && r.reason ? [`${r.provider}: ${r.reason}`] : [],
+      ),
+    ]) {
+      scored.signals.push({
+        source: "profile",
+        signal: "low_confidence",
+        value: discarded,
+        points: 0,
+      });
+    }
     const vip = isVip(scored.score, owner.vip_threshold);
     const providerErrors = permanent.length > 0 ? permanent.join("; ") : null;
-    const result = { scored, vip, threshold: owner.vip_threshold, providerErrors };
+    const result = {
+      scored,
+      vip,
+      threshold: owner.vip_threshold,
+      providerErrors,
+      // 1: a live customer, 2: from an imported history (its full lookup alerts nobody either).
+      paidLookupsDeferred: (plan.stopped.length === 0 ? 0 : alerts ? 1 : 2) as 0 | 1 | 2,
+    };
     const savedAt = deps.clock.now();
     await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);
+    await recordProviderSpend(trx, customer.account_id, billed, savedAt, plan.reservation);
     // Sample data (features/demo) is scored and listed, never handed on to anyone.
     if (customer.sample === 1) return;
     // Raise the events in the same transaction: what the handlers enqueue commits with the
@@ -173,9 +222,14 @@ const findOwner = preparedQuery(["customer_id"], (db, v: { customer_id: string }
 const loadCustomerToEnrich = preparedQuery(["id"], (db, v: { id: string }) =>
   db
     .selectFrom("customers")
+    .innerJoin("stores", "stores.id", "customers.store_id")
+    .innerJoin("accounts", "accounts.id", "stores.account_id")
     .leftJoin("enrichments", "enrichments.customer_id", "customers.id")
     .select((eb) => [
       "customers.id",
+      "stores.account_id",
+      "accounts.monthly_budget_usd",
+      "enrichments.paid_lookups_deferred",
       "customers.store_id",
       "customers.email",
       "customers.email_normalized",

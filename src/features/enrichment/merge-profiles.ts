@@ -31,7 +31,7 @@ const SCALAR_KEYS: ScalarKey[] = [
 ];
 
 /** Provider precedence when two disagree: identity data first, then social, then public records. */
-const PRECEDENCE: ProviderName[] = ["pdl", "enrichlayer", "fullcontact", "gravatar"];
+export const PRECEDENCE: ProviderName[] = ["pdl", "enrichlayer", "fullcontact", "gravatar"];
 
 /** Merges the providers' matches, whatever order they came in, in PRECEDENCE order. */
 export function mergeMatches(
@@ -59,7 +59,7 @@ function assign<K extends ScalarKey>(target: ProfileFragment, key: K, source: Pr
   target[key] = (typeof value === "string" ? value.trim() : value) as ProfileFragment[K];
 }
 
-function isEmpty(value: unknown): boolean {
+export function isEmpty(value: unknown): boolean {
   if (value === undefined || value === null) return true;
   if (typeof value === "string") return value.trim() === "";
   if (typeof value === "number") return !Number.isFinite(value) || value < 0;

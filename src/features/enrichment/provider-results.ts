@@ -31,8 +31,13 @@ export async function saveProviderResults(
       [`raw${i}`]: rawText(result),
       [`profile${i}`]: result.kind === "matched" ? JSON.stringify(result.profile) : null,
       [`error${i}`]:
-        result.kind === "transient" || result.kind === "permanent" ? result.error : null,
+        result.kind === "transient" || result.kind === "permanent"
+          ? result.error
+          : result.kind === "not_found"
+            ? (result.reason ?? null)
+            : null,
       [`fetched_at${i}`]: now,
+      [`confidence${i}`]: result.kind === "matched" ? (result.confidence ?? null) : null,
     });
   });
   await upsertResults(results.length).execute(db, values);
@@ -56,6 +61,7 @@ const COLUMNS = [
   "profile",
   "error",
   "fetched_at",
+  "confidence",
 ] as const;
 
 /** One prepared statement per number of answers (one to four providers). */
@@ -81,6 +87,7 @@ function upsertResults(rows: number): PreparedQuery<Record<string, unknown>, unk
             profile: eb.ref("excluded.profile"),
             error: eb.ref("excluded.error"),
             fetched_at: eb.ref("excluded.fetched_at"),
+            confidence: eb.ref("excluded.confidence"),
           })),
         ),
     );
@@ -93,7 +100,9 @@ export interface SettledAnswers {
   /** Providers that need no further call for this customer. */
   providers: Set<ProviderName>;
   /** The profiles of the ones that matched. */
-  matches: Array<{ provider: ProviderName; profile: ProfileFragment }>;
+  matches: Array<{ provider: ProviderName; profile: ProfileFragment; confidence?: string }>;
+  /** Answers that named someone but count as no match, and why ("pdl: likelihood 4 …"). */
+  discarded: string[];
 }
 
 export async function settledAnswers(
@@ -101,12 +110,20 @@ export async function settledAnswers(
   customerId: string,
 ): Promise<SettledAnswers> {
   const rows = await findSettled.execute(db, { customer_id: customerId });
-  const answers: SettledAnswers = { providers: new Set(), matches: [] };
+  const answers: SettledAnswers = { providers: new Set(), matches: [], discarded: [] };
   for (const row of rows) {
     const provider = row.provider as ProviderName;
     answers.providers.add(provider);
     if (row.outcome === "matched" && row.profile !== null) {
-      answers.matches.push({ provider, profile: JSON.parse(row.profile) as ProfileFragment });
+      const profile = JSON.parse(row.profile) as ProfileFragment;
+      answers.matches.push({
+        provider,
+        profile,
+        ...(row.confidence ? { confidence: row.confidence } : {}),
+      });
+    }
+    if (row.outcome === "not_found" && row.error !== null) {
+      answers.discarded.push(`${provider}: ${row.error}`);
     }
   }
   return answers;
@@ -115,7 +132,7 @@ export async function settledAnswers(
 const findSettled = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
   db
     .selectFrom("provider_results")
-    .select(["provider", "outcome", "profile"])
+    .select(["provider", "outcome", "profile", "error", "confidence"])
     .where("customer_id", "=", v.customer_id)
     .where("outcome", "in", ["matched", "not_found"]),
 );

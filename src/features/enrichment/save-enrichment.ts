@@ -7,6 +7,8 @@ import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database, EnrichmentsTable } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
+import type { Reservation } from "../billing/monthly-budget.js";
+import { type BilledLookups, recordProviderSpend } from "../billing/provider-spend.js";
 import { saveProviderResults } from "./provider-results.js";
 import type { ProviderResult } from "./providers/provider.js";
 import type { ScoredCustomer } from "./score-customer.js";
@@ -29,10 +31,12 @@ export async function saveUnfinishedAttempt(
   customerId: string,
   info: AttemptInfo,
   answers: ProviderResult[],
+  spend: { accountId: string; billed: BilledLookups[]; reservation: Reservation | null },
 ): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     await saveProviderResults(trx, customerId, answers, now);
+    await recordProviderSpend(trx, spend.accountId, spend.billed, now, spend.reservation);
     await upsertAttempt.execute(trx, {
       customer_id: customerId,
       attempts: info.attempt,
@@ -53,6 +57,7 @@ type ResultValues = AttemptValues &
   Pick<EnrichmentsTable, "score" | "vip" | "threshold" | "last_error" | "enriched_at"> & {
     signals: string;
     profile: string;
+    paid_lookups_deferred: number;
   };
 
 const ATTEMPT = ["customer_id", "attempts", "started_at", "updated_at"] as const;
@@ -65,6 +70,7 @@ const RESULT = [
   "profile",
   "last_error",
   "enriched_at",
+  "paid_lookups_deferred",
 ] as const;
 
 /** Inserts the customer's enrichment row or updates every given column of it. */
@@ -94,6 +100,11 @@ export interface EnrichmentResult {
   threshold: number;
   /** The permanent provider failures the result was reached in spite of, if any. */
   providerErrors: string | null;
+  /**
+   * The monthly budget stopped the paid lookups, made when it allows: 0 no, 1 for a live
+   * customer, 2 for one from an imported history (alerts nobody when looked up).
+   */
+  paidLookupsDeferred: 0 | 1 | 2;
 }
 
 /**
@@ -121,6 +132,7 @@ export async function saveEnrichmentResult(
     profile: JSON.stringify(result.scored.profile),
     last_error: result.providerErrors,
     enriched_at: now,
+    paid_lookups_deferred: result.paidLookupsDeferred,
   });
   await markEnriched.execute(trx, { id: customerId, now });
 }

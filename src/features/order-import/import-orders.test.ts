@@ -70,6 +70,10 @@ for (const engine of ENGINES) {
         skipped: 0,
         forgotten: 0,
         errors: 1,
+        providerCostUsd: "0.00",
+        budgetUsd: null,
+        budgetLeftUsd: null,
+        budgetCovers: null,
       });
       expect(errors).toEqual([
         { line: 5, reason: 'order.total must be a non-negative decimal string, such as "129.90"' },

@@ -25,6 +25,7 @@ import { multiply } from "../../lib/decimal.js";
 import { getAccount } from "../accounts/get-account.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { estimateLookupCost, type LookupCostEstimate } from "../enrichment/estimate-lookup-cost.js";
 import { normalizeEmail } from "../orders/email-address.js";
 import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import { submitOrder } from "../orders/submit-order.js";
@@ -33,7 +34,7 @@ import { type ImportProgress, measureProgress } from "./import-progress.js";
 import { type FileItem, ImportError, readOrderFile } from "./read-order-file.js";
 import { openSeenKeys, type SeenKeys } from "./seen-keys.js";
 
-export interface ImportSummary {
+export interface ImportSummary extends LookupCostEstimate {
   rows: number;
   orders: number;
   customers: number;
@@ -123,6 +124,13 @@ export async function importOrders(
   }
   report(true);
   const price = deps.config.enrichmentPriceUsd;
+  const lookups = await estimateLookupCost(
+    deps.db.kysely,
+    deps.config.enrichment,
+    options.accountId,
+    tally.newCustomers,
+    deps.clock.now(),
+  );
   const summary = {
     rows: counts.rows,
     orders: counts.orders,
@@ -133,6 +141,7 @@ export async function importOrders(
     skipped: tally.skipped,
     forgotten: tally.forgotten,
     errors: tally.errors,
+    ...lookups,
   };
   if (options.apply && options.actor !== undefined) {
     const { rows, orders, newCustomers, charges, amountUsd, skipped, errors } = summary;

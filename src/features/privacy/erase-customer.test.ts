@@ -162,6 +162,7 @@ for (const engine of ENGINES) {
             raw: { email: person.email },
           },
         ],
+        { accountId: account.accountId, billed: [], reservation: null },
       );
       await expect(late).rejects.toThrow();
       expect(await count("provider_results", person.customerId)).toBe(0);

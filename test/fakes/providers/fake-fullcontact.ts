@@ -35,10 +35,14 @@ const protocol: Protocol = {
     if (request.path !== "/v3/person.enrich") return { answer: { status: 404, body: error(404) } };
     if (request.method !== "POST") return { answer: { status: 405, body: error(405) } };
     if (bearer(request.headers) !== apiKey) return { answer: { status: 401, body: error(401) } };
-    const body = request.body as { email?: unknown } | null;
+    const body = request.body as { email?: unknown; confidence?: unknown } | null;
     const json = String(request.headers["content-type"] ?? "").startsWith("application/json");
     const email = typeof body?.email === "string" ? body.email.trim().toLowerCase() : "";
     if (!json || email === "") return { answer: { status: 400, body: error(400) } };
+    // FullContact refuses a confidence other than its four levels (its client checks the same).
+    const confidence = body?.confidence;
+    if (confidence !== undefined && !["LOW", "MED", "HIGH", "MAX"].includes(String(confidence)))
+      return { answer: { status: 400, body: error(400) } };
     return { key: email, email };
   },
   match: (person, email) => personResponse(person, email),

@@ -1,16 +1,24 @@
 /** Settings → Billing: what was charged, by month and by day. */
 import type { Usage } from "../../billing/get-usage.js";
+import type { BudgetStatus } from "../../billing/monthly-budget.js";
+import type { ProviderSpendSummary } from "../../billing/provider-spend.js";
 import { barChart } from "../html/bar-chart.js";
 import { pageHead } from "../html/components.js";
 import { formatCount, formatMoney, formatMonth } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
+import { budgetPanel } from "./budget-panel.js";
 import type { BillingSummary } from "./get-billing-summary.js";
 
 export interface BillingProps {
   session: DashboardSession;
   usage: Usage;
+  /** What the enrichment providers billed for the account's lookups that month. */
+  providerSpend: ProviderSpendSummary;
+  /** This month's budget, whatever month is shown. */
+  budget: BudgetStatus;
+  budgetError?: string;
   summary: BillingSummary;
   currentMonth: string;
   currentPriceUsd: string;
@@ -32,6 +40,8 @@ ${settingsTabs("billing", p.session.role)}
   <div class="stat"><div class="label">Unit price</div><div class="value">${formatMoney(usage.unitPriceUsd)}</div><div class="hint">Per enrichment${usage.unitPriceUsd !== p.currentPriceUsd ? html` · now ${formatMoney(p.currentPriceUsd)}` : ""}</div></div>
   <div class="stat"><div class="label">Amount, ${formatMonth(usage.month)}</div><div class="value">${formatMoney(usage.amountUsd)}</div><div class="hint">Exact: each charge at its own price</div></div>
 </div>
+${providerSpendPanel(p.providerSpend, usage, isCurrent)}
+${budgetPanel(p.session, p.budget, p.budgetError)}
 <section class="panel" aria-labelledby="daily-title">
   <div class="panel-head"><h2 id="daily-title">Enrichments per day, ${formatMonth(usage.month)}</h2>${
     isCurrent ? "" : html`<a href="/settings/billing">Back to this month</a>`
@@ -64,4 +74,35 @@ ${settingsTabs("billing", p.session.role)}
   <p class="muted small">Months are calendar months in UTC.</p>
 </section>`,
   });
+}
+
+/** Names as the providers spell them; a provider not listed shows its configuration name. */
+const PROVIDER_LABELS: Record<string, string> = {
+  pdl: "People Data Labs",
+  enrichlayer: "EnrichLayer",
+  fullcontact: "FullContact",
+  gravatar: "Gravatar",
+};
+
+function providerSpendPanel(spend: ProviderSpendSummary, usage: Usage, isCurrent: boolean) {
+  return html`<section class="panel" aria-labelledby="providers-title">
+  <h2 id="providers-title">Provider costs, ${formatMonth(usage.month)}</h2>
+  <p class="muted small">What the enrichment providers bill for this account's lookups, beside Velvet's own charge of ${formatMoney(usage.amountUsd)}. A provider bills a lookup only when it answers with a profile.</p>
+  ${
+    spend.providers.length === 0
+      ? html`<p class="muted">No billed lookups ${isCurrent ? "yet this month" : "that month"}.</p>`
+      : html`<div class="table-wrap"><table class="stack">
+    <caption class="visually-hidden">Billed lookups and their cost per provider, ${formatMonth(usage.month)}</caption>
+    <thead><tr><th scope="col">Provider</th><th scope="col" class="num">Billed lookups</th><th scope="col" class="num">Cost</th></tr></thead>
+    <tbody>${spend.providers.map(
+      (row) => html`<tr>
+      <td class="primary-cell">${PROVIDER_LABELS[row.provider] ?? row.provider}</td>
+      <td data-label="Billed lookups" class="num">${formatCount(row.lookups)}</td>
+      <td data-label="Cost" class="num nowrap">${formatMoney(row.amountUsd)}</td>
+    </tr>`,
+    )}</tbody>
+    <tfoot><tr><th scope="row">All providers</th><td data-label="Billed lookups" class="num">${formatCount(spend.providers.reduce((s, r) => s + r.lookups, 0))}</td><td data-label="Cost" class="num nowrap">${formatMoney(spend.providerCostUsd)}</td></tr></tfoot>
+  </table></div>`
+  }
+</section>`;
 }

@@ -75,7 +75,7 @@ export function signalsPanel(d: CustomerDetail): SafeHtml {
       (s) => html`<tr>
       <td class="primary-cell">${signalLabel(s.signal)}</td>
       <td data-label="Value" class="wrap-anywhere">${formatValue(s.signal, s.value)}</td>
-      <td data-label="Source">${s.source}</td>
+      <td data-label="Source">${s.source}${s.confidence ? html`<div class="muted small">${s.confidence}</div>` : ""}</td>
       <td data-label="Points" class="num ${s.points > 0 ? "points-pos" : "points-zero"}">${s.points > 0 ? `+${s.points}` : s.points}</td>
     </tr>`,
     )}</tbody>

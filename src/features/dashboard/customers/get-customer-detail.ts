@@ -64,7 +64,15 @@ export async function getCustomerDetail(
       .executeTakeFirst(),
     db
       .selectFrom("provider_results")
-      .select(["provider", "outcome", "http_status", "error", "fetched_at", "raw_cleared_at"])
+      .select([
+        "provider",
+        "outcome",
+        "http_status",
+        "error",
+        "fetched_at",
+        "raw_cleared_at",
+        "confidence",
+      ])
       .where("customer_id", "=", customer.id)
       .orderBy("provider")
       .execute(),

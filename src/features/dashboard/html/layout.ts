@@ -83,10 +83,20 @@ export function page({ title, session, section, body }: PageProps): SafeHtml {
   </div>
 </header>
 <main id="main" tabindex="-1">
-${body}
+${budgetBanner(session)}${body}
 </main>
 </body>
 </html>`;
+}
+
+/** The month's lookup budget, when 80 % of it is spent or it stopped the paid lookups. */
+function budgetBanner(session: DashboardSession): SafeHtml | string {
+  if (session.budgetNotice === null) return "";
+  const text =
+    session.budgetNotice === "spent"
+      ? "This month's lookup budget is spent: paid provider lookups have stopped. Orders are still taken and scored on the free signals, and looked up fully when the month turns or the budget is raised."
+      : "80 % of this month's lookup budget is spent. When it is spent, paid provider lookups stop until the month turns or the budget is raised.";
+  return html`<div class="notice ${session.budgetNotice === "spent" ? "error" : "info"}" role="status" id="budget-notice"><p>${text} <a href="/settings/billing">Billing</a></p></div>`;
 }
 
 export function settingsTabs(active: SettingsTab, role: UserRole): SafeHtml {

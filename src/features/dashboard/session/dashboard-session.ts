@@ -14,6 +14,8 @@ export interface DashboardSession {
   /** The account's store (an account has one store today; every query is still scoped by account). */
   storeId: string;
   vipThreshold: number;
+  /** This month's lookup budget: 80 % spent ("nearly"), or stopping paid lookups ("spent"). */
+  budgetNotice: "nearly" | "spent" | null;
   csrfToken: string;
   expiresAt: number;
 }

@@ -4,6 +4,7 @@
  * session's expiry slides forward, written at most once an hour (with its "last seen").
  */
 import type { Deps } from "../../../deps.js";
+import { monthOf } from "../../billing/get-usage.js";
 import type { DashboardSession } from "./dashboard-session.js";
 import {
   hashSessionId,
@@ -25,6 +26,11 @@ export async function loadSession(
     .innerJoin("users", "users.id", "sessions.user_id")
     .innerJoin("accounts", "accounts.id", "sessions.account_id")
     .innerJoin("stores", "stores.account_id", "accounts.id")
+    .leftJoin("budget_months", (join) =>
+      join
+        .onRef("budget_months.account_id", "=", "accounts.id")
+        .on("budget_months.month", "=", monthOf(now)),
+    )
     .select([
       "sessions.user_id",
       "sessions.account_id",
@@ -35,6 +41,9 @@ export async function loadSession(
       "users.role",
       "accounts.name",
       "accounts.vip_threshold",
+      "accounts.monthly_budget_usd",
+      "budget_months.notified_80",
+      "budget_months.notified_100",
       "stores.id as store_id",
     ])
     .where("sessions.id_hash", "=", idHash)
@@ -64,6 +73,14 @@ export async function loadSession(
     accountName: row.name,
     storeId: row.store_id,
     vipThreshold: row.vip_threshold,
+    budgetNotice:
+      row.monthly_budget_usd === null
+        ? null
+        : row.notified_100 === 1
+          ? "spent"
+          : row.notified_80 === 1
+            ? "nearly"
+            : null,
     csrfToken: row.csrf_token,
     expiresAt,
   };

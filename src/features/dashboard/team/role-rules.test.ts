@@ -53,8 +53,12 @@ const VISITOR_ROUTES = [
   "POST /invitations/accept",
 ];
 
-/** Only owners: closing the account. */
-const OWNER_ROUTES = ["GET /settings/account", "POST /settings/account/close"];
+/** Only owners: closing the account, and the budget for paid lookups (it spends money). */
+const OWNER_ROUTES = [
+  "GET /settings/account",
+  "POST /settings/account/close",
+  "POST /settings/billing/budget",
+];
 
 interface Route {
   key: string;

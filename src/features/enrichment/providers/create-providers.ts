@@ -51,11 +51,19 @@ export function createProviders(
   const adapter = (name: ProviderName): EnrichmentProvider => {
     switch (name) {
       case "pdl":
-        return createPdlProvider({ ...common, ...keyed(settings.pdl) });
+        return createPdlProvider({
+          ...common,
+          ...keyed(settings.pdl),
+          minLikelihood: settings.pdl.minLikelihood,
+        });
       case "enrichlayer":
         return createEnrichLayerProvider({ ...common, ...keyed(settings.enrichlayer) });
       case "fullcontact":
-        return createFullContactProvider({ ...common, ...keyed(settings.fullcontact) });
+        return createFullContactProvider({
+          ...common,
+          ...keyed(settings.fullcontact),
+          confidence: settings.fullcontact.confidence,
+        });
       case "gravatar":
         return createGravatarProvider({ ...common, ...settings.gravatar });
     }

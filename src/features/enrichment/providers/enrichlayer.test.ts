@@ -55,6 +55,7 @@ describe("enrichlayer adapter: requests and matches", () => {
       kind: "matched",
       provider: "enrichlayer",
       httpStatus: 200,
+      confidence: "similarity 0.92",
       profile: {
         fullName: "Jane Doe",
         title: "Chief Executive Officer",

@@ -107,12 +107,14 @@ export function createEnrichLayerProvider(settings: EnrichLayerSettings): Enrich
       if (Object.keys(profile).length === 0) {
         return { kind: "not_found", provider: "enrichlayer", httpStatus: 200, raw: answer.body };
       }
+      const similarity = parsed.data.similarity_score;
       return {
         kind: "matched",
         provider: "enrichlayer",
         httpStatus: 200,
         profile,
         raw: answer.body,
+        ...(typeof similarity === "number" ? { confidence: `similarity ${similarity}` } : {}),
       };
     },
   };

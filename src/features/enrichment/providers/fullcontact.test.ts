@@ -42,7 +42,15 @@ describe("fullcontact adapter: requests and matches", () => {
     expect(request?.path).toBe("/v3/person.enrich");
     expect(request?.headers["content-type"]).toBe("application/json");
     expect(request?.headers.authorization).toBe(`Bearer ${FAKE_FULLCONTACT_KEY}`);
-    expect(request?.body).toEqual({ email: "jane.doe@example.com" });
+    // FullContact's own default confidence (95 %) unless FULLCONTACT_CONFIDENCE says otherwise.
+    expect(request?.body).toEqual({ email: "jane.doe@example.com", confidence: "HIGH" });
+    const strict = createFullContactProvider({
+      apiKey: FAKE_FULLCONTACT_KEY,
+      baseUrl: fake.url,
+      confidence: "MAX",
+    });
+    await strict.lookup(providerQuery("jane.doe@example.com"), AbortSignal.timeout(5_000));
+    expect(fake.requests[1]?.body).toEqual({ email: "jane.doe@example.com", confidence: "MAX" });
   });
 
   it("maps a match, with the lower bounds of the household bands", async () => {
@@ -51,6 +59,7 @@ describe("fullcontact adapter: requests and matches", () => {
       kind: "matched",
       provider: "fullcontact",
       httpStatus: 200,
+      confidence: "at least 95 % (HIGH)",
       profile: {
         fullName: "Jane Doe",
         title: "Chief Executive Officer",

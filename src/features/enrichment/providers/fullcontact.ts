@@ -44,7 +44,22 @@ export interface FullContactSettings {
   /** The thread's shared outbound client (createProviders); without it the adapter builds one. */
   http?: OutboundHttp;
   now?: () => number;
+  /**
+   * The match confidence FullContact must reach to answer (LOW 60 %, MED 80 %, HIGH 95 %, MAX
+   * 98 %); below it FullContact itself answers "not found". Default HIGH, FullContact's own.
+   */
+  confidence?: FullContactConfidence;
 }
+
+export type FullContactConfidence = "LOW" | "MED" | "HIGH" | "MAX";
+
+/** FullContact's levels, as its request-properties docs define them. */
+const CONFIDENCE_PERCENT: Record<FullContactConfidence, number> = {
+  LOW: 60,
+  MED: 80,
+  HIGH: 95,
+  MAX: 98,
+};
 
 /** FullContact asks to retry a queued (202) search shortly. */
 export const FULLCONTACT_QUEUED_RETRY_MS = 3_000;
@@ -93,7 +108,7 @@ export function createFullContactProvider(settings: FullContactSettings): Enrich
         url: `${settings.baseUrl}/v3/person.enrich`,
         method: "POST" as const,
         headers: { authorization: `Bearer ${settings.apiKey}` },
-        json: { email: query.email.trim() },
+        json: { email: query.email.trim(), confidence: settings.confidence ?? "HIGH" },
       };
       const answer = await send("fullcontact", request, signal, via);
       if (!isAnswer(answer)) return answer;
@@ -115,12 +130,14 @@ export function createFullContactProvider(settings: FullContactSettings): Enrich
       const parsed = parseBody("fullcontact", answer, PersonResponse);
       if (!parsed.ok) return parsed.result;
       const profile = fullContactFragment(parsed.data);
+      const level = settings.confidence ?? "HIGH";
       return {
         kind: "matched",
         provider: "fullcontact",
         httpStatus: 200,
         profile,
         raw: answer.body,
+        confidence: `at least ${CONFIDENCE_PERCENT[level]} % (${level})`,
       };
     },
   };

@@ -48,6 +48,7 @@ describe("pdl adapter: requests and matches", () => {
       kind: "matched",
       provider: "pdl",
       httpStatus: 200,
+      confidence: "likelihood 9/10",
       profile: {
         fullName: "Jane Doe",
         title: "Chief Executive Officer",

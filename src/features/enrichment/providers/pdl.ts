@@ -1,7 +1,9 @@
 /**
  * People Data Labs, Person Enrichment API v5 (identity database):
  * `GET {base}/v5/person/enrich?email=…&titlecase=true` with `X-Api-Key`.
- * 200 = one matched person under `data`; 404 = no match (not billed, not a failure);
+ * 200 = one matched person under `data`, with PDL's `likelihood` (1–10) that it is the person
+ * asked about: below `minLikelihood` (PDL advises 6) it counts as no match (still billed, a 200),
+ * with the reason; 404 = no match (not billed, not a failure);
  * 400/401/402/403 = permanent; 429 = transient after Retry-After or X-RateLimit-Reset; 5xx = transient.
  * Docs: https://docs.peopledatalabs.com/docs/output-response-person-enrichment-api
  */
@@ -40,6 +42,8 @@ export interface PdlSettings {
   /** The thread's shared outbound client (createProviders); without it the adapter builds one. */
   http?: OutboundHttp;
   now?: () => number;
+  /** A match less likely than this (1–10) counts as no match; default 6, as PDL advises. */
+  minLikelihood?: number;
 }
 
 const PdlPerson = z.looseObject({
@@ -86,8 +90,22 @@ export function createPdlProvider(settings: PdlSettings): EnrichmentProvider {
       if (answer.status !== 200) return classifyStatus("pdl", answer, now());
       const parsed = parseBody("pdl", answer, PdlResponse);
       if (!parsed.ok) return parsed.result;
+      const likelihood = parsed.data.likelihood ?? null;
+      const min = settings.minLikelihood ?? 6;
+      if (likelihood !== null && likelihood < min) {
+        const reason = `likelihood ${likelihood} is below the minimum of ${min}: treated as no match`;
+        return { kind: "not_found", provider: "pdl", httpStatus: 200, raw: answer.body, reason };
+      }
       const profile = pdlFragment(parsed.data.data);
-      return { kind: "matched", provider: "pdl", httpStatus: 200, profile, raw: answer.body };
+      const confidence = likelihood === null ? {} : { confidence: `likelihood ${likelihood}/10` };
+      return {
+        kind: "matched",
+        provider: "pdl",
+        httpStatus: 200,
+        profile,
+        raw: answer.body,
+        ...confidence,
+      };
     },
   };
 }

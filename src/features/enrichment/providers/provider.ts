@@ -81,8 +81,17 @@ export type ProviderResult = (
       httpStatus: number;
       profile: ProfileFragment;
       raw: unknown;
+      /** How sure the provider is that this is the person ("likelihood 9/10"), when it says. */
+      confidence?: string;
     }
-  | { kind: "not_found"; provider: ProviderName; httpStatus: number; raw: unknown }
+  | {
+      kind: "not_found";
+      provider: ProviderName;
+      httpStatus: number;
+      raw: unknown;
+      /** Why an answer that named someone counts as no match (a confidence below the minimum). */
+      reason?: string;
+    }
   | {
       kind: "transient";
       provider: ProviderName;

@@ -11,6 +11,7 @@ const StoredSignalSchema = z.object({
   signal: z.string(),
   value: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
   points: z.number(),
+  confidence: z.string().optional(),
 });
 
 export function readStoredSignals(json: string | null | undefined): ScoreSignal[] {
@@ -24,6 +25,8 @@ export function readStoredSignals(json: string | null | undefined): ScoreSignal[
   if (!Array.isArray(parsed)) return [];
   return parsed.flatMap((entry) => {
     const s = StoredSignalSchema.safeParse(entry);
-    return s.success ? [{ ...s.data, value: s.data.value ?? null }] : [];
+    if (!s.success) return [];
+    const { confidence, ...rest } = s.data;
+    return [{ ...rest, value: rest.value ?? null, ...(confidence ? { confidence } : {}) }];
   });
 }

@@ -6,4 +6,6 @@ export interface ScoreSignal {
   /** What was observed; for a skipped signal, why it was skipped. */
   value: string | number | boolean | null;
   points: number;
+  /** For a line from a provider's data: which provider, and how sure it was of the match. */
+  confidence?: string;
 }

@@ -16,6 +16,8 @@ export const SIGNAL_LABELS: Readonly<Record<string, string>> = {
   home_value_usd: "Home value",
   social_followers: "Social followers",
   provider_match: "Provider match",
+  paid_lookups: "Paid lookups",
+  low_confidence: "Low-confidence match",
   order_value: "Order value",
   order_vs_store_percentile: "Order vs. the store's orders (percentile)",
   email_domain: "E-mail domain",
