@@ -1,7 +1,7 @@
 /**
- * Bursts of new customers, as a busy store sends them. On PostgreSQL the ones that arrive while
- * the database is busy are written together (new-customer-batches.ts); on SQLite by group
- * commit. Either way each submission must keep its own answer and its own fate: a taken order
+ * Bursts of new and returning customers, as a busy store sends them. On PostgreSQL the ones that
+ * arrive while the database is busy are written together (submission-batches.ts); on SQLite by
+ * group commit. Either way each submission must keep its own answer and its own fate: a taken order
  * id, a shared e-mail or a failing row affect that submission alone, and nothing of a failed one
  * is written.
  */
@@ -38,18 +38,22 @@ async function poisonOrderId(db: Db, poison: string): Promise<void> {
   );
 }
 
-/** How many transactions wrote the store's customers (PostgreSQL: distinct xmin). */
-async function writingTransactions(db: Db, storeId: string): Promise<number> {
+/** How many transactions wrote the store's customers or orders (PostgreSQL: distinct xmin). */
+async function writingTransactions(
+  db: Db,
+  storeId: string,
+  table: "customers" | "orders" = "customers",
+): Promise<number> {
   const row = await sql<{
     n: string;
-  }>`select count(distinct xmin::text) as n from customers where store_id = ${storeId}`.execute(
+  }>`select count(distinct xmin::text) as n from ${sql.table(table)} where store_id = ${storeId}`.execute(
     db.kysely,
   );
   return Number(row.rows[0]?.n);
 }
 
 for (const engine of ENGINES) {
-  describe.skipIf(!engine.available)(`bursts of new customers on ${engine.name}`, () => {
+  describe.skipIf(!engine.available)(`bursts of submissions on ${engine.name}`, () => {
     let app: TestApp;
     beforeAll(async () => {
       app = await startTestApp(engine);
@@ -119,6 +123,83 @@ for (const engine of ENGINES) {
         charges: 26,
         jobs: 26,
       });
+    });
+
+    it("a burst of returning customers: new orders, repeats, one retry per failed customer, a 409, each as if alone", async () => {
+      const store = await app.createAccount();
+      const emails = Array.from({ length: BURST }, () => uniqueEmail("back"));
+      const firstOrders = emails.map(() => uniqueOrderId());
+      const first = await Promise.all(
+        emails.map((email, i) =>
+          submitJson(app, store.apiKey, validBody({ email, order: { id: firstOrders[i] } })),
+        ),
+      );
+      const ids = first.map((r) => r.body.customerId as string);
+      // Customers 0–9 enriched, 10–19 failed, the rest still pending.
+      const db = app.deps.db.kysely;
+      await db
+        .updateTable("customers")
+        .set({ enrichment_status: "enriched" })
+        .where("id", "in", ids.slice(0, 10))
+        .execute();
+      await db
+        .updateTable("customers")
+        .set({ enrichment_status: "failed" })
+        .where("id", "in", ids.slice(10, 20))
+        .execute();
+      const before = await storeRows(app.deps.db, store.storeId);
+
+      // Each returning customer sends a new order, even ones also its first order again (a
+      // repeat), and customer 0 sends customer 1's order id (a conflict). The failed ones send
+      // two new orders at once: one of them gets the retry.
+      const bodies = emails.flatMap((email, i) => {
+        const own = [validBody({ email: email.toUpperCase(), order: { id: uniqueOrderId() } })];
+        if (i % 2 === 0) own.push(validBody({ email, order: { id: firstOrders[i] } }));
+        if (i >= 10 && i < 20) own.push(validBody({ email, order: { id: uniqueOrderId() } }));
+        return own;
+      });
+      bodies.push(validBody({ email: emails[0], order: { id: firstOrders[1] } }));
+      const results = await Promise.all(bodies.map((b) => submitJson(app, store.apiKey, b)));
+
+      const conflict = results.at(-1);
+      expect(conflict?.status).toBe(409);
+      expect(conflict?.body.error).toBe("Conflict");
+      const byCustomer = new Map<string, (typeof results)[number][]>();
+      for (const r of results.slice(0, -1)) {
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        const list = byCustomer.get(r.body.customerId as string) ?? [];
+        list.push(r);
+        byCustomer.set(r.body.customerId as string, list);
+      }
+      expect([...byCustomer.keys()].sort()).toEqual([...ids].sort());
+      for (const [i, id] of ids.entries()) {
+        const answers = (byCustomer.get(id) ?? []).map((r) => r.body.enrichmentStatus).sort();
+        if (i < 10) expect(answers.every((a) => a === "existing")).toBe(true);
+        else if (i < 20)
+          expect(answers).toEqual([...answers.map(() => "queued").slice(1), "retry"]);
+        else expect(answers.every((a) => a === "queued")).toBe(true);
+        if (i % 2 === 0) {
+          const repeat = byCustomer.get(id)?.find((r) => r.body.orderId === first[i]?.body.orderId);
+          expect(repeat, `customer ${i}'s repeat`).toBeDefined();
+        }
+      }
+      const newOrders = BURST + 10;
+      expect(await storeRows(app.deps.db, store.storeId)).toEqual({
+        ...before,
+        orders: before.orders + newOrders,
+      });
+      const failed = await db
+        .selectFrom("customers")
+        .select("id")
+        .where("store_id", "=", store.storeId)
+        .where("enrichment_status", "=", "failed")
+        .execute();
+      expect(failed).toEqual([]);
+      if (engine.name === "postgres") {
+        // The returning customers' orders were not written one transaction each.
+        const writers = await writingTransactions(app.deps.db, store.storeId, "orders");
+        expect(writers).toBeLessThan(newOrders);
+      }
     });
 
     it("a submission that fails inside the database fails alone: a 500, nothing of it written, the rest stored", async () => {
