@@ -7,7 +7,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../../test/support/databases.js";
+import { ENGINES, postgresEngine } from "../../../test/support/databases.js";
 import {
   FAILED,
   storeRows,
@@ -232,3 +232,41 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe.skipIf(!postgresEngine.available)("a batch lost to an unavailable database", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(postgresEngine);
+    // PostgreSQL's own "server shutting down" SQLSTATE (57P01), from the first row of every
+    // statement that inserts an outage customer; the sequence counts the attempts (a sequence
+    // is not rolled back with the statement).
+    const db = app.deps.db.kysely;
+    await sql`create sequence outage_attempts`.execute(db);
+    await sql`create function outage() returns trigger language plpgsql as $$ begin
+        if new.email like 'outage%' then
+          perform nextval('outage_attempts');
+          raise exception 'terminating connection due to administrator command' using errcode = 'admin_shutdown';
+        end if;
+        return new;
+      end $$`.execute(db);
+    await sql`create trigger outage before insert on customers for each row execute function outage()`.execute(
+      db,
+    );
+  });
+  afterAll(() => app?.close());
+
+  it("fails once per batch, every member a 503, instead of once more per member", async () => {
+    const store = await app.createAccount();
+    const results = await Promise.all(
+      Array.from({ length: BURST }, () =>
+        submitJson(app, store.apiKey, validBody({ email: uniqueEmail("outage") })),
+      ),
+    );
+    for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(503);
+    const attempts = await sql<{
+      n: string;
+    }>`select last_value as n from outage_attempts`.execute(app.deps.db.kysely);
+    // One attempt per batch; member by member it would be at least one per submission more.
+    expect(Number(attempts.rows[0]?.n)).toBeLessThan(BURST);
+  });
+});
