@@ -24,7 +24,6 @@ import { registerCustomerRoutes } from "./customers/customer-routes.js";
 import { sendErrorPage } from "./html/error-pages.js";
 import { registerCookies } from "./http/cookies.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
-import { registerPageHelmet } from "./http/respond.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { registerProfileRoutes } from "./profile/profile-routes.js";
@@ -53,7 +52,6 @@ export function registerDashboard(
   deps: Deps & AlertsDeps,
   options: DashboardOptions = {},
 ): void {
-  registerPageHelmet(app);
   app.register(async (dashboard) => {
     const sendChat = options.sendChat ?? deps.alerts.sendChat;
     registerCookies(dashboard);
