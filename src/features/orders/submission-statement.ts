@@ -30,7 +30,7 @@ import { customerColumns } from "./customer-columns.js";
 import type { OrderSubmission } from "./order-request.js";
 
 /** One array parameter per column, zipped back into rows by unnest (in this order). */
-const COLUMNS = [
+export const COLUMNS = [
   ["customer_id", "text"],
   ["store_id", "text"],
   ["email", "text"],
@@ -68,20 +68,31 @@ const JOB_KEY = (id: string) => `'${ENRICH_CUSTOMER_TASK}:' || ${id}`;
 const PAYLOAD = (id: string, alerts: string) =>
   `'{"customerId":' || to_json(${id})::text || case when ${alerts} then '}' else ',"alerts":false}' end`;
 
-const SUBMISSIONS_SQL = `
+export const SUBMISSIONS_SQL = `
 with input as (
   select * from unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")})
     with ordinality as input(${COLUMNS.map(([name]) => name).join(", ")}, n)
 ), existing as (
   -- Returning customers as of this statement's snapshot, with a pending one's job priority.
-  select input.n, c.id, c.enrichment_status as status, j.priority as job_priority
+  -- Each an index probe per submission (LIMIT 1 keeps the planner from hashing a whole table,
+  -- as it may when its statistics lag behind a table that grew fast).
+  select input.n, c.id, c.enrichment_status as status, c.job_priority
   from input
-  join customers c on c.store_id = input.store_id and c.email_normalized = input.email_normalized
-  left join jobs j on c.enrichment_status = 'pending' and j.job_key = ${JOB_KEY("c.id")}
+  cross join lateral (
+    select c.id, c.enrichment_status, j.priority as job_priority
+    from customers c
+    left join jobs j on c.enrichment_status = 'pending' and j.job_key = ${JOB_KEY("c.id")}
+    where c.store_id = input.store_id and c.email_normalized = input.email_normalized
+    limit 1
+  ) c
 ), prior_order as (
   select input.n, o.id, o.customer_id
   from input
-  join orders o on o.store_id = input.store_id and o.external_order_id = input.external_order_id
+  cross join lateral (
+    select o.id, o.customer_id from orders o
+    where o.store_id = input.store_id and o.external_order_id = input.external_order_id
+    limit 1
+  ) o
 ), customer as (
   -- New customers (not the ones whose order id is taken: those go to the transaction).
   insert into customers (id, store_id, email, email_normalized, first_name, last_name, phone,
