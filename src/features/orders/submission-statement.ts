@@ -83,6 +83,7 @@ with input as (
     from customers c
     left join jobs j on c.enrichment_status = 'pending' and j.job_key = ${JOB_KEY("c.id")}
     where c.store_id = input.store_id and c.email_normalized = input.email_normalized
+    order by c.store_id, c.email_normalized
     limit 1
   ) c
 ), prior_order as (
@@ -91,6 +92,7 @@ with input as (
   cross join lateral (
     select o.id, o.customer_id from orders o
     where o.store_id = input.store_id and o.external_order_id = input.external_order_id
+    order by o.store_id, o.external_order_id
     limit 1
   ) o
 ), customer as (
@@ -278,7 +280,8 @@ export async function writeSubmissions(
   // (never a deadlock), whatever order their submissions arrived in.
   const rows = writes.length > 1 ? [...writes].sort(compareKeys) : writes;
   const parameters = COLUMNS.map(([name]) => rows.map((w) => w.row[name]));
-  const result = await db.kysely.executeQuery<ResultRow>(
+  // On connections that never scan a table where an index serves (db/connect.ts, `indexed`).
+  const result = await db.indexed.executeQuery<ResultRow>(
     CompiledQuery.raw(SUBMISSIONS_SQL, parameters),
   );
   const byWrite = new Map<PreparedWrite, Settled>();
