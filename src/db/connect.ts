@@ -33,8 +33,8 @@ export interface Db {
    * cannot tell the unique (store, e-mail) index from the (store, created) one, nor an index
    * probe from a scan; measured, that plan read the whole store for every submission, 5 ms a
    * statement at 3,000 customers and 55 ms at 22,000, until the next ANALYZE. So these
-   * connections never scan a table where an index serves, and each is replaced after
-   * INDEXED_CONNECTION_USES statements: its successor plans with the tables as they are by
+   * connections never scan a table where an index serves, and every INDEXED_REPLAN_EVERY uses
+   * each drops its cached plans (DISCARD PLANS) and plans again with the tables as they are by
    * then (once a table has a few hundred rows, the right index wins even without statistics).
    * SQLite: the same as `kysely`.
    */
@@ -45,8 +45,8 @@ export interface Db {
 
 /** Connections of `indexed` on PostgreSQL: one per statement the order intake has in flight. */
 export const INDEXED_POOL_MAX = 3;
-/** Statements per `indexed` connection before it is replaced (a new backend: ~2 ms, once). */
-const INDEXED_CONNECTION_USES = 200;
+/** Uses of an `indexed` connection between two re-plannings (one extra round trip each). */
+const INDEXED_REPLAN_EVERY = 200;
 
 export interface OpenOptions {
   /**
@@ -140,29 +140,26 @@ function openPostgres(url: string, poolMax: number): Db {
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: pgPool(url, poolMax) }),
   });
-  const indexed = new Kysely<Database>({
-    dialect: new PostgresDialect({
-      pool: pgPool(url, INDEXED_POOL_MAX, {
-        options: "-c enable_seqscan=off",
-        maxUses: INDEXED_CONNECTION_USES,
-      }),
-    }),
+  const indexedPool = pgPool(url, INDEXED_POOL_MAX, "-c enable_seqscan=off");
+  const uses = new WeakMap<pg.PoolClient, number>();
+  indexedPool.on("acquire", (client) => {
+    const n = (uses.get(client) ?? 0) + 1;
+    uses.set(client, n);
+    // Queued ahead of the statement the client was acquired for; its failure is that one's.
+    if (n % INDEXED_REPLAN_EVERY === 0) client.query("discard plans").catch(() => {});
   });
+  const indexed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: indexedPool }) });
   const close = async () => {
     await Promise.all([kysely.destroy(), indexed.destroy()]);
   };
   return { kysely, indexed, dialect: "postgres", close };
 }
 
-function pgPool(
-  url: string,
-  max: number,
-  extra: { options?: string; maxUses?: number } = {},
-): pg.Pool {
+function pgPool(url: string, max: number, options?: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    ...extra,
+    ...(options === undefined ? {} : { options }),
     // A server that does not answer (a partition, a failover in progress) fails the request in
     // hand (503) after this long instead of holding it until TCP gives up.
     connectionTimeoutMillis: 5_000,
