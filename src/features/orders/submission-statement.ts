@@ -30,7 +30,7 @@ import { customerColumns } from "./customer-columns.js";
 import type { OrderSubmission } from "./order-request.js";
 
 /** One array parameter per column, zipped back into rows by unnest (in this order). */
-export const COLUMNS = [
+const COLUMNS = [
   ["customer_id", "text"],
   ["store_id", "text"],
   ["email", "text"],
@@ -68,14 +68,14 @@ const JOB_KEY = (id: string) => `'${ENRICH_CUSTOMER_TASK}:' || ${id}`;
 const PAYLOAD = (id: string, alerts: string) =>
   `'{"customerId":' || to_json(${id})::text || case when ${alerts} then '}' else ',"alerts":false}' end`;
 
-export const SUBMISSIONS_SQL = `
+const SUBMISSIONS_SQL = `
 with input as (
   select * from unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")})
     with ordinality as input(${COLUMNS.map(([name]) => name).join(", ")}, n)
 ), existing as (
   -- Returning customers as of this statement's snapshot, with a pending one's job priority.
-  -- Each an index probe per submission (LIMIT 1 keeps the planner from hashing a whole table,
-  -- as it may when its statistics lag behind a table that grew fast).
+  -- Each an index probe per submission, on the unique index the ORDER BY names (it runs on
+  -- connections that never scan where an index serves: db/connect.ts, "indexed").
   select input.n, c.id, c.enrichment_status as status, c.job_priority
   from input
   cross join lateral (
