@@ -24,7 +24,7 @@ const FEATURE_ORDER = [
   "security", // one-time tokens, attempt throttles
   "api-keys", // which store a key acts for
   "rate-limits",
-  "enrichment", // look up, score, decide; hands a VIP on through deps.onVip
+  "enrichment", // look up, score, decide; raises "customer enriched" and "VIP found" (deps.events)
   "orders",
   "customers",
   "alerts",
@@ -32,7 +32,9 @@ const FEATURE_ORDER = [
   "team", // members, roles, invitations, password change and reset
   "order-import",
   "store-sync", // pulls Shopify and WooCommerce orders through orders/
-  "privacy",
+  "privacy", // erasure and export over the registry each feature fills (privacy-registry.ts)
+  "destinations", // signed webhooks and CRM profiles that receive the customer events
+  "demo", // sample store history through order-import, removed as privacy erases
   "dashboard", // the web UI over all of the above
 ];
 

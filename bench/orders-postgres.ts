@@ -343,7 +343,7 @@ function report(
     },
     {
       // Reported, not judged: on a machine where load, PostgreSQL and both nodes share the
-      // cores, the second node has no core of its own (README, Performance).
+      // cores, the second node has no core of its own (docs/performance.md).
       name: "two nodes vs one (reported)",
       pass: true,
       detail: `median of ${ROUNDS} round(s): ${twoVsOne.toFixed(2)} × one node`,

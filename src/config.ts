@@ -75,6 +75,9 @@ const ConfigSchema = z.object({
       message: "must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)",
     })
     .optional(),
+
+  // Destinations: where Klaviyo's API is (tests point it at a fake).
+  KLAVIYO_BASE_URL: z.string().url().default("https://a.klaviyo.com"),
 });
 
 export interface ProviderSettings {
@@ -136,6 +139,9 @@ export interface Config {
     intervalMs: number;
     /** AES-256 key for stored store credentials; null: connecting a store is refused. */
     tokenKey: Buffer | null;
+  };
+  destinations: {
+    klaviyoBaseUrl: string;
   };
   retention: {
     providerDataDays: number;
@@ -233,6 +239,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeSync: {
       intervalMs: e.STORE_SYNC_INTERVAL_SECONDS * 1000,
       tokenKey: e.STORE_TOKEN_KEY === undefined ? null : storeTokenKey(e.STORE_TOKEN_KEY),
+    },
+    destinations: {
+      klaviyoBaseUrl: e.KLAVIYO_BASE_URL.replace(/\/+$/, ""),
     },
     retention: {
       providerDataDays: e.PROVIDER_DATA_RETENTION_DAYS,

@@ -9,7 +9,17 @@ import { type Db, openDatabase } from "./db/connect.js";
 import { databaseUnavailable } from "./db/database-unavailable.js";
 import { type MigrationReport, migrateToLatest } from "./db/migrate.js";
 import { type AlertDelivery, createAlertDelivery } from "./features/alerts/alert-deps.js";
-import { enqueueVipAlerts } from "./features/alerts/enqueue-vip-alerts.js";
+import { alertPersonalData } from "./features/alerts/alert-personal-data.js";
+import { alertOnVip } from "./features/alerts/enqueue-vip-alerts.js";
+import { chargePersonalData } from "./features/billing/charge-personal-data.js";
+import { orderPersonalData } from "./features/customers/order-personal-data.js";
+import { destinationRegistry } from "./features/destinations/destination-driver.js";
+import { destinationPersonalData } from "./features/destinations/destination-personal-data.js";
+import { destinationHandlers } from "./features/destinations/enqueue-deliveries.js";
+import { klaviyoDriver } from "./features/destinations/klaviyo/klaviyo-driver.js";
+import { shopifyDriver } from "./features/destinations/shopify/shopify-driver.js";
+import { webhookDriver } from "./features/destinations/webhook/webhook-driver.js";
+import { enrichmentPersonalData } from "./features/enrichment/enrichment-personal-data.js";
 import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
 import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
 import { observeProviderCalls } from "./features/enrichment/providers/observe-provider-calls.js";
@@ -21,6 +31,12 @@ import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-inc
 import { createJobWakeup } from "./jobs/job-wakeup.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { scrubLogLine } from "./lib/log-scrub.js";
+import { createOutboundHttp } from "./lib/outbound/outbound-http.js";
+
+/** Every outside call ends within this (a receiver that hangs must not hold a job's lease). */
+const OUTBOUND_TIMEOUT_MS = 10_000;
+/** Answers Velvet reads from webhooks and APIs are small; an error excerpt needs no more. */
+const OUTBOUND_MAX_BODY_BYTES = 64 * 1024;
 
 /** Lines are written to stdout in chunks of this many bytes at most, or every LOG_FLUSH_MS. */
 const LOG_CHUNK_BYTES = 16_000;
@@ -115,7 +131,21 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
           metrics.circuitState,
         )
       : { providers: options.providers, lookupAll: lookupEach, close: async () => {} };
-  const alerts = options.alerts ?? createAlertDelivery(config);
+  // One outbound client for the process: chat alerts and destinations share its guarded agent.
+  const http = createOutboundHttp({
+    allowPrivate: config.alerts.allowPrivateWebhooks,
+    timeoutMs: OUTBOUND_TIMEOUT_MS,
+    maxBodyBytes: OUTBOUND_MAX_BODY_BYTES,
+    userAgent: "Velvet/1",
+  });
+  const alerts = options.alerts ?? createAlertDelivery(config, { http });
+  // Each destination kind and its driver, registered by the feature that owns its credentials.
+  const destinations = destinationRegistry([
+    webhookDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
+    klaviyoDriver({ baseUrl: config.destinations.klaviyoBaseUrl }),
+    shopifyDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
+  ]);
+  const deliver = destinationHandlers(destinations);
   return {
     config,
     db,
@@ -126,10 +156,25 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     lookupAll: metrics.enabled
       ? observeProviderCalls(threaded.lookupAll, metrics)
       : threaded.lookupAll,
-    // Enrichment hands a new VIP to the alerts feature without knowing it.
-    onVip: (trx, vip, now) =>
-      enqueueVipAlerts(trx, vip, now, { requestId: vip.requestId }).then(() => undefined),
+    // Who hears of an enrichment: enrichment raises the events without knowing the listeners.
+    events: {
+      customerEnriched: [deliver.onEnriched],
+      vipFound: [alertOnVip, deliver.onVip],
+    },
+    // Where a person's data lives, and who must hear that they were forgotten.
+    privacy: {
+      holders: [
+        orderPersonalData,
+        enrichmentPersonalData,
+        alertPersonalData,
+        chargePersonalData,
+        destinationPersonalData,
+      ],
+      forgotten: [deliver.onForgotten],
+    },
+    destinations,
     closeProviders: threaded.close,
+    http,
     alerts,
     metrics,
   };
@@ -153,5 +198,6 @@ export async function prepareDatabase(
 export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.closeProviders();
   await deps.alerts.close();
+  await deps.http.close();
   await deps.db.close();
 }

@@ -4,6 +4,7 @@
  */
 import type { AppDeps } from "./app-deps.js";
 import { alertTasks } from "./features/alerts/alert-tasks.js";
+import { deliverToDestinationTask } from "./features/destinations/deliver-to-destination.js";
 import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
 import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
 import { retentionTasks } from "./features/privacy/retention/retention-tasks.js";
@@ -18,5 +19,6 @@ export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<any>[] {
     eraseClosedAccountTask(),
     ...retentionTasks(),
     createStoreSyncTask(),
+    deliverToDestinationTask(),
   ];
 }

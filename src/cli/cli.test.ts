@@ -125,7 +125,12 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
     await submitNewCustomers(created.apiKey as string, 1);
     await submitNewCustomers(second.apiKey as string, 1);
 
-    const revoked = onlyJson(await velvet("key", "revoke", second.keyId as string, "--json"));
+    expect(onlyJson(await velvet("key", "revoke", second.keyId as string, "--json"))).toMatchObject(
+      { dryRun: true, keyId: second.keyId, status: "active" },
+    );
+    const revoked = onlyJson(
+      await velvet("key", "revoke", second.keyId as string, "--yes", "--json"),
+    );
     expect(revoked).toEqual({ keyId: second.keyId, revoked: true, alreadyRevoked: false });
     const listed = onlyJson(await velvet("key", "list", "--account", accountId, "--json"));
     const keys = listed.keys as Array<Record<string, unknown>>;

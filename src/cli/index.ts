@@ -5,11 +5,11 @@ import { MigrationError } from "../db/migrate.js";
 import { AppError } from "../lib/app-error.js";
 import { ListenError } from "../lib/listen-error.js";
 import { CliError } from "./output.js";
-import { buildProgram } from "./program.js";
+import { buildProgramFor } from "./program.js";
 
 export async function run(argv: string[]): Promise<void> {
   try {
-    await buildProgram().parseAsync(argv);
+    await (await buildProgramFor(argv)).parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander has already printed its message (or the help).

@@ -1,38 +1,131 @@
-/** The `velvet` command: one program, each subcommand in its own file. */
+/**
+ * The `velvet` command: one program, each top-level command in its own file. Only the file of
+ * the command being run is loaded (each pulls in the database, the features it uses and their
+ * packages), so `velvet --help` and every command start in a fraction of a second.
+ */
 import { Command } from "commander";
-import { registerAccount } from "./commands/account.js";
-import { registerAlerts } from "./commands/alerts.js";
-import { registerAudit } from "./commands/audit.js";
-import { registerCustomer } from "./commands/customer.js";
-import { registerData } from "./commands/data.js";
-import { registerImport } from "./commands/import.js";
-import { registerJobs } from "./commands/jobs.js";
-import { registerKey } from "./commands/key.js";
-import { registerMigrate } from "./commands/migrate.js";
-import { registerServe } from "./commands/serve.js";
-import { registerStore } from "./commands/store.js";
-import { registerUsage } from "./commands/usage.js";
-import { registerUser } from "./commands/user.js";
-import { registerWorker } from "./commands/worker.js";
 
-export function buildProgram(): Command {
-  const program = new Command("velvet")
+type Register = (program: Command) => void;
+
+interface TopCommand {
+  name: string;
+  description: string;
+  load: () => Promise<Register>;
+}
+
+/** In the order `velvet --help` lists them; each description is the one its file registers. */
+export const TOP_COMMANDS: readonly TopCommand[] = [
+  {
+    name: "serve",
+    description:
+      "run the HTTP server (public API and dashboard) and, unless WORKER_ENABLED=false, the job worker; migrates the database first",
+    load: async () => (await import("./commands/serve.js")).registerServe,
+  },
+  {
+    name: "migrate",
+    description: "apply pending database migrations",
+    load: async () => (await import("./commands/migrate.js")).registerMigrate,
+  },
+  {
+    name: "account",
+    description: "create and configure merchant accounts",
+    load: async () => (await import("./commands/account.js")).registerAccount,
+  },
+  {
+    name: "alerts",
+    description: "VIP alerts and their delivery attempts",
+    load: async () => (await import("./commands/alerts.js")).registerAlerts,
+  },
+  {
+    name: "key",
+    description: "manage API keys",
+    load: async () => (await import("./commands/key.js")).registerKey,
+  },
+  {
+    name: "usage",
+    description: "enrichments charged in a month (UTC) and their cost",
+    load: async () => (await import("./commands/usage.js")).registerUsage,
+  },
+  {
+    name: "worker",
+    description:
+      "run background jobs only (no HTTP), migrating the database first; stops on SIGTERM/SIGINT",
+    load: async () => (await import("./commands/worker.js")).registerWorker,
+  },
+  {
+    name: "jobs",
+    description: "the background job queue: list and retry",
+    load: async () => (await import("./commands/jobs.js")).registerJobs,
+  },
+  {
+    name: "customer",
+    description: "inspect, export and erase customers",
+    load: async () => (await import("./commands/customer.js")).registerCustomer,
+  },
+  {
+    name: "data",
+    description: "load reference data",
+    load: async () => (await import("./commands/data.js")).registerData,
+  },
+  {
+    name: "audit",
+    description: "the account's audit trail",
+    load: async () => (await import("./commands/audit.js")).registerAudit,
+  },
+  {
+    name: "import",
+    description: "backfill a store's history from a file",
+    load: async () => (await import("./commands/import.js")).registerImport,
+  },
+  {
+    name: "store",
+    description: "connect Shopify and WooCommerce stores",
+    load: async () => (await import("./commands/store.js")).registerStore,
+  },
+  {
+    name: "destination",
+    description: "hand customer events to a signed webhook, the Shopify customer or Klaviyo",
+    load: async () => (await import("./commands/destination.js")).registerDestination,
+  },
+  {
+    name: "demo",
+    description:
+      "add a sample store history to an account (marked as sample, never billed or alerted), or remove it",
+    load: async () => (await import("./commands/demo.js")).registerDemo,
+  },
+  {
+    name: "user",
+    description: "an account's team: log-ins and roles",
+    load: async () => (await import("./commands/user.js")).registerUser,
+  },
+];
+
+function emptyProgram(): Command {
+  return new Command("velvet")
     .description("Velvet: order intake and VIP detection")
     .showHelpAfterError()
     .exitOverride();
-  registerServe(program);
-  registerMigrate(program);
-  registerAccount(program);
-  registerAlerts(program);
-  registerKey(program);
-  registerUsage(program);
-  registerWorker(program);
-  registerJobs(program);
-  registerCustomer(program);
-  registerData(program);
-  registerAudit(program);
-  registerImport(program);
-  registerStore(program);
-  registerUser(program);
+}
+
+/** The whole program, every command loaded (for tests that walk it). */
+export async function buildProgram(): Promise<Command> {
+  const program = emptyProgram();
+  for (const command of TOP_COMMANDS) (await command.load())(program);
+  return program;
+}
+
+/**
+ * The program as `argv` needs it: the named top-level command loaded, the others listed by name
+ * and description only (for `velvet --help` and commander's "did you mean" on a typo).
+ */
+export async function buildProgramFor(argv: readonly string[]): Promise<Command> {
+  const program = emptyProgram();
+  const words = argv.slice(2).filter((arg) => !arg.startsWith("-"));
+  // `velvet help account` is `velvet account --help`.
+  const named = words[0] === "help" ? words[1] : words[0];
+  for (const command of TOP_COMMANDS) {
+    if (command.name === named) (await command.load())(program);
+    else program.command(command.name).description(command.description);
+  }
   return program;
 }

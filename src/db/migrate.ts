@@ -18,6 +18,8 @@ import * as m0013 from "./migrations/0013_team.js";
 import * as m0014 from "./migrations/0014_outage_resilience.js";
 import * as m0015 from "./migrations/0015_real_stores.js";
 import * as m0016 from "./migrations/0016_known_devices.js";
+import * as m0017 from "./migrations/0017_destinations.js";
+import * as m0018 from "./migrations/0018_sample_data.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +38,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "0014_outage_resilience": m0014,
   "0015_real_stores": m0015,
   "0016_known_devices": m0016,
+  "0017_destinations": m0017,
+  "0018_sample_data": m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -71,6 +71,8 @@ export interface CustomersTable {
   shopify_customer_id: Generated<string | null>;
   created_at: number;
   updated_at: number;
+  /** 1: generated sample data (velvet demo), never billed or alerted; 0: a real customer. */
+  sample: Generated<number>;
 }
 
 export interface OrdersTable {
@@ -361,8 +363,61 @@ export interface ForgottenOrdersTable {
   created_at: number;
 }
 
+export type DestinationKind = "webhook" | "klaviyo" | "shopify";
+export type DestinationEvent = "customer.enriched" | "customer.vip" | "customer.forgotten";
+export type DestinationDeliveryStatus = "pending" | "delivered" | "failed";
+
+export interface DestinationsTable {
+  id: string;
+  account_id: string;
+  kind: DestinationKind;
+  /** What people see: the webhook URL, the Klaviyo account's key hint, the shop. */
+  target: string;
+  /** Comma-separated DestinationEvent names it receives. */
+  events: string;
+  /** JSON: the kind's own settings (the URL, the tag). */
+  settings: string;
+  /** Sealed (lib/sealer.ts): the signing secret or API key; null for a kind without one. */
+  secret: string | null;
+  secret_hint: string | null;
+  created_at: number;
+}
+
+export interface DestinationDeliveriesTable {
+  /** Also the webhook-id: the same on every attempt, so a receiver can drop duplicates. */
+  id: string;
+  destination_id: string;
+  account_id: string;
+  /** Null once the person is forgotten (a customer.forgotten delivery is never linked). */
+  customer_id: string | null;
+  event: DestinationEvent;
+  /** Unique per destination: `<event>:<customer id>`. */
+  event_key: string;
+  historical: Generated<number>;
+  /** The exact JSON sent; null once a customer.forgotten delivery has finished. */
+  body: string | null;
+  status: DestinationDeliveryStatus;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface DestinationAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempted_at: number;
+  outcome: AlertAttemptOutcome;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface Database {
   forgotten_orders: ForgottenOrdersTable;
+  destinations: DestinationsTable;
+  destination_deliveries: DestinationDeliveriesTable;
+  destination_attempts: DestinationAttemptsTable;
   store_connections: StoreConnectionsTable;
   accounts: AccountsTable;
   users: UsersTable;

@@ -11,9 +11,11 @@
  * process's JobWakeup (`job-wakeup.ts`); other processes find the job at their next poll.
  */
 import type { Kysely, Transaction } from "kysely";
+import type { z } from "zod";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import { newId } from "../lib/ids.js";
+import type { TaskType } from "./task.js";
 
 export interface JobSpec {
   task: string;
@@ -28,6 +30,20 @@ export interface JobSpec {
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3;
+
+/**
+ * A job of a typed task (task.ts `TaskType`): the payload must match the task's schema, at
+ * compile time and again here, so a malformed job is refused where it is written, not found
+ * when a worker runs it. The payload is stored as given (defaults stay implicit).
+ */
+export function jobOf<S extends z.ZodType>(
+  type: TaskType<S>,
+  payload: z.input<S>,
+  options: Omit<JobSpec, "task" | "payload"> = {},
+): JobSpec {
+  type.payload.parse(payload);
+  return { ...options, task: type.task, payload };
+}
 
 export async function enqueueJob(
   db: Kysely<Database> | Transaction<Database>,

@@ -98,6 +98,21 @@ export interface BackoffPolicy {
   spread?: number;
 }
 
+/**
+ * A task's name together with its payload's schema, declared once by the feature that owns the
+ * task and shared by both ends: the definition (`task`, `payload`) and every place that enqueues
+ * it (`jobOf` in enqueue-job.ts), where a payload of the wrong shape does not compile and is
+ * refused at run time before it reaches the outbox.
+ */
+export interface TaskType<S extends z.ZodType = z.ZodType> {
+  task: string;
+  payload: S;
+}
+
+export function taskType<S extends z.ZodType>(task: string, payload: S): TaskType<S> {
+  return { task, payload };
+}
+
 export interface TaskDefinition<P = unknown, D extends WorkerDeps = WorkerDeps> {
   task: string;
   /** Payloads are validated when a job is run; a malformed payload fails the job permanently. */

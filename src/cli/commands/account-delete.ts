@@ -1,8 +1,10 @@
 import type { Command } from "commander";
 import { closeAccount } from "../../features/privacy/close-account.js";
 import { eraseAccountCustomers } from "../../features/privacy/erase-account-customers.js";
+import { previewAccountClosing } from "../../features/privacy/preview-erasure.js";
+import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
-import { CliError, printResult } from "../output.js";
+import { CliError, printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 
@@ -14,13 +16,24 @@ export function registerAccountDelete(account: ReturnType<Command["command"]>): 
       "close an account for good: revoke its keys, end its sessions, erase every customer (billing records stay)",
     )
     .requiredOption("--account <id>", "the account id", parseId)
-    .option("--yes", "confirm: this cannot be undone")
+    .option("--yes", "close it (without it: say what would go and change nothing)")
     .option("--json", "print one JSON object")
     .action(async (opts: { account: string; yes?: boolean; json?: boolean }) => {
       if (!opts.yes) {
-        throw new CliError(
-          "Closing an account erases all its customers and cannot be undone: add --yes to confirm",
+        const preview = await withDeps((deps) =>
+          previewAccountClosing(deps.db.kysely, opts.account),
         );
+        if (preview.kind === "not_found") throw new CliError(`No account ${opts.account}`);
+        const { kind: _, ...counts } = preview;
+        printDryRun(
+          Boolean(opts.json),
+          { accountId: opts.account, alreadyClosed: preview.kind === "already_closed", ...counts },
+          preview.kind === "already_closed"
+            ? `Account ${opts.account} is already closed; --yes finishes erasing any customers left.`
+            : `Would close account ${opts.account} (${preview.name}): revoke ${plural(preview.activeKeys, "API key")}, end ${plural(preview.sessions, "session")}, remove ${plural(preview.users, "log-in")} and erase ${plural(preview.customers, "customer")}. Billing records and the audit trail are kept.`,
+          "close it; this cannot be undone",
+        );
+        return;
       }
       const outcome = await withDeps(async (deps) => {
         const closed = await closeAccount(deps, { accountId: opts.account, actor: commandActor() });
@@ -45,8 +58,8 @@ export function registerAccountDelete(account: ReturnType<Command["command"]>): 
       };
       printResult(Boolean(opts.json), result, () =>
         result.alreadyClosed
-          ? `Account ${opts.account} was already closed; ${erased} remaining customers erased.`
-          : `Account ${opts.account} closed: ${result.keysRevoked} keys revoked, ${result.sessionsEnded} sessions ended, ${erased} customers erased. Billing records are kept.`,
+          ? `Account ${opts.account} was already closed; ${plural(erased, "remaining customer")} erased.`
+          : `Account ${opts.account} closed: ${plural(result.keysRevoked, "key")} revoked, ${plural(result.sessionsEnded, "session")} ended, ${plural(erased, "customer")} erased. Billing records are kept.`,
       );
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { type AccountSummary, listAccounts } from "../../features/accounts/list-accounts.js";
 import { printResult } from "../output.js";
+import { renderTable } from "../table.js";
 import { withDeps } from "../with-deps.js";
 
 /** `velvet account list`: so a newcomer never has to dig for an account id. */
@@ -25,14 +26,5 @@ function table(accounts: AccountSummary[]): string {
     a.createdAt.slice(0, 10),
     String(a.vipThreshold),
   ]);
-  const all = [["ACCOUNT ID", "NAME", "OWNER", "CREATED", "THRESHOLD"], ...rows];
-  const widths = all[0]?.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length))) ?? [];
-  return all
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return renderTable(["account id", "name", "owner", "created", "threshold"], rows);
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { auditActionLabel } from "../../features/audit/audit-actions.js";
 import { listAuditEvents } from "../../features/audit/list-audit-events.js";
+import { plural } from "../../lib/plural.js";
 import { CliError, printResult } from "../output.js";
 import { parseId, parsePage } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -28,7 +29,7 @@ export function registerAudit(program: Command): void {
                 (e) =>
                   `${e.occurredAt}  ${e.actorKind}:${e.actor}  ${auditActionLabel(e.action)}${e.subject ? `  ${e.subject}` : ""}${e.details ? `  ${JSON.stringify(e.details)}` : ""}`,
               ),
-              `Page ${page.page} of ${Math.max(1, Math.ceil(page.total / page.pageSize))} (${page.total} events)`,
+              `Page ${page.page} of ${Math.max(1, Math.ceil(page.total / page.pageSize))} (${plural(page.total, "event")})`,
             ].join("\n"),
       );
     });

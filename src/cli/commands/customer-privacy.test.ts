@@ -79,6 +79,37 @@ for (const engine of ENGINES) {
       });
 
       it("forgets the person and lists both actions in the audit trail, by id only", async () => {
+        const preview = await velvet(
+          "customer",
+          "forget",
+          "--account",
+          account.accountId,
+          "--email",
+          person.email,
+          "--json",
+        );
+        expect(preview.code).toBe(0);
+        expect(JSON.parse(preview.stdout)).toEqual({
+          dryRun: true,
+          customerId: person.customerId,
+          wouldErase: expect.objectContaining({
+            orders: 2,
+            providerAnswers: 1,
+            alerts: 1,
+            chargesKept: 1,
+          }),
+        });
+        const still = await velvet(
+          "customer",
+          "export",
+          "--account",
+          account.accountId,
+          "--email",
+          person.email,
+        );
+        expect(still.code).toBe(0);
+        expect(JSON.parse(still.stdout).orders).toHaveLength(2);
+
         const erased = onlyJson(
           await velvet(
             "customer",
@@ -87,6 +118,7 @@ for (const engine of ENGINES) {
             account.accountId,
             "--email",
             person.email,
+            "--yes",
             "--json",
           ),
         );
@@ -130,8 +162,12 @@ for (const engine of ENGINES) {
       it("deletes an account only with --yes: keys revoked, customers erased, billing kept", async () => {
         await seedPerson(app, account, 1);
         const unconfirmed = await velvet("account", "delete", "--account", account.accountId);
-        expect(unconfirmed.code).not.toBe(0);
-        expect(unconfirmed.stderr).toContain("--yes");
+        expect(unconfirmed.code).toBe(0);
+        expect(unconfirmed.stdout).toContain("Dry run: nothing was changed. Would close account");
+        expect(unconfirmed.stdout).toContain("Run again with --yes");
+        expect(
+          onlyJson(await velvet("account", "delete", "--account", account.accountId, "--json")),
+        ).toMatchObject({ dryRun: true, alreadyClosed: false, activeKeys: 1, customers: 1 });
         expect(
           (
             await app.submit(account.apiKey, {

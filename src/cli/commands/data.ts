@@ -3,6 +3,7 @@ import {
   importZipIncome,
   ZipIncomeFileError,
 } from "../../features/zip-income/import-zip-income.js";
+import { plural } from "../../lib/plural.js";
 import { CliError, printResult } from "../output.js";
 import { withDeps } from "../with-deps.js";
 
@@ -33,7 +34,7 @@ export function registerData(program: Command): void {
         Boolean(opts.json),
         { imported: result.rows, skipped: result.skipped },
         () =>
-          `Imported ${result.rows} ZIP code incomes (${result.skipped} rows skipped: no estimate, not a ZCTA or repeated).`,
+          `Imported ${plural(result.rows, "ZIP code income")} (${plural(result.skipped, "row")} skipped: no estimate, not a ZCTA or repeated).`,
       );
     });
 }

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVelvet } from "../../../test/support/cli.js";
+import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { writeShopifyExport } from "../../../test/support/shopify-export.js";
 import { openDatabase } from "../../db/connect.js";
@@ -113,6 +113,16 @@ for (const engine of ENGINES) {
       expect(dry.stdout).toContain("Would charge: 2 enrichments, $0.10");
       expect(dry.stderr).toContain("line 3: email is not a valid e-mail address");
       expect(await counts()).toEqual({ customers: 0, orders: 0, charges: 0 });
+      const dryJson = await runVelvet(
+        ["import", "orders", SMALL, "--account", accountId, "--json"],
+        env(),
+      );
+      expect(JSON.parse(dryJson.stdout)).toMatchObject({
+        dryRun: true,
+        newCustomers: 2,
+        charges: 2,
+      });
+      expect(await counts()).toEqual({ customers: 0, orders: 0, charges: 0 });
 
       const done = await runVelvet(
         ["import", "orders", SMALL, "--account", accountId, "--yes", "--json"],
@@ -120,6 +130,7 @@ for (const engine of ENGINES) {
       );
       expect(done.code).toBe(0);
       expect(JSON.parse(done.stdout)).toEqual({
+        dryRun: false,
         rows: 3,
         orders: 2,
         customers: 2,
@@ -139,6 +150,20 @@ for (const engine of ENGINES) {
       });
       expect(events.at(-1)).toMatchObject({ progress: { rows: 3, orders: 2, etaSeconds: 0 } });
       expect(await counts()).toEqual({ customers: 2, orders: 2, charges: 2 });
+
+      // The import is in the audit trail, by the OS user who ran it; the dry runs are not.
+      const trail = onlyJson(
+        await runVelvet(["audit", "list", "--account", accountId, "--json"], env()),
+      );
+      const imports = (trail.events as Array<Record<string, unknown>>).filter(
+        (e) => e.action === "orders.imported",
+      );
+      expect(imports).toEqual([
+        expect.objectContaining({
+          actorKind: "cli",
+          details: expect.objectContaining({ newCustomers: 2, errors: 1, completed: true }),
+        }),
+      ]);
     });
 
     for (const signal of ["SIGINT", "SIGKILL"] as const) {

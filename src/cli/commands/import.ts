@@ -11,6 +11,7 @@ import { type ImportSummary, importOrders } from "../../features/order-import/im
 import { ImportError } from "../../features/order-import/read-order-file.js";
 import { formatMoney } from "../../lib/money.js";
 import { plural } from "../../lib/plural.js";
+import { commandActor } from "../cli-actor.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { renderProgressBar } from "../progress-bar.js";
@@ -54,6 +55,7 @@ export function registerImport(program: Command): void {
               apply: Boolean(opts.yes),
               alerts: Boolean(opts.alerts),
               signal: stop.signal,
+              actor: commandActor(),
               onProgress: (p) => {
                 if (json) process.stderr.write(`${JSON.stringify({ progress: p })}\n`);
                 else if (tty) {
@@ -79,7 +81,9 @@ export function registerImport(program: Command): void {
         },
         { providers: false },
       );
-      printResult(json, summary, () => describe(summary, Boolean(opts.yes)));
+      printResult(json, { dryRun: !opts.yes, ...summary }, () =>
+        describe(summary, Boolean(opts.yes)),
+      );
       if (stop.signal.aborted) {
         process.stderr.write(
           "velvet: interrupted; run the same command again to import the rest\n",

@@ -54,7 +54,10 @@ describe("velvet jobs and velvet account set --rate-limit", () => {
     const states = (all.jobs as Array<{ state: string }>).map((j) => j.state).sort();
     expect(states).toEqual(["due", "failed"]);
     const human = await velvet("jobs", "list", "--state", "failed");
-    expect(human.stdout).toContain("it broke");
+    expect(human.stdout).toContain("last error: it broke");
+    expect(human.stdout.split("\n")[0]).toMatch(
+      /^ID\s+TASK\s+STATE\s+ATTEMPTS\s+RUN AT\s+JOB KEY\s+REQUEST ID$/,
+    );
 
     const id = jobs[0]?.id as string;
     expect(onlyJson(await velvet("jobs", "retry", id, "--json"))).toEqual({ retried: [id] });

@@ -4,6 +4,7 @@ import { retryJobs } from "../../jobs/retry-jobs.js";
 import { allTasks } from "../../tasks.js";
 import { CliError, printResult } from "../output.js";
 import { parseLimit } from "../parse.js";
+import { renderTable } from "../table.js";
 import { withDeps } from "../with-deps.js";
 
 function parseState(value: string): JobState {
@@ -32,7 +33,7 @@ export function registerJobs(program: Command): void {
         ),
       );
       printResult(Boolean(opts.json), { jobs: list }, () =>
-        list.length === 0 ? "No jobs." : list.map(describe).join("\n"),
+        list.length === 0 ? "No jobs." : describeJobs(list),
       );
     });
 
@@ -73,10 +74,23 @@ export function registerJobs(program: Command): void {
     );
 }
 
-function describe(j: JobListing): string {
-  const when = new Date(j.runAt).toISOString();
-  const head = `${j.id}  ${j.task.padEnd(19)}  ${j.state.padEnd(9)}  attempts ${j.attempts}/${j.maxAttempts}  run_at ${when}`;
-  const key = j.jobKey === null ? "" : `  ${j.jobKey}`;
-  const request = j.requestId === null ? "" : `  request ${j.requestId}`;
-  return `${head}${key}${request}${j.lastError === null ? "" : `\n    ${j.lastError}`}`;
+/** One row per job under a header; a job's last error on the line below it, indented. */
+function describeJobs(list: JobListing[]): string {
+  const headers = ["id", "task", "state", "attempts", "run at", "job key", "request id"];
+  const rows = list.map((j) => [
+    j.id,
+    j.task,
+    j.state,
+    `${j.attempts}/${j.maxAttempts}`,
+    new Date(j.runAt).toISOString(),
+    j.jobKey ?? "-",
+    j.requestId ?? "-",
+  ]);
+  const lines = renderTable(headers, rows).split("\n");
+  return lines
+    .map((line, i) => {
+      const error = i === 0 ? null : (list[i - 1]?.lastError ?? null);
+      return error === null ? line : `${line}\n    last error: ${error}`;
+    })
+    .join("\n");
 }

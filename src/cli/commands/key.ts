@@ -1,11 +1,12 @@
 import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { issueApiKey } from "../../features/api-keys/issue-api-key.js";
-import { listApiKeys } from "../../features/api-keys/list-api-keys.js";
+import { findApiKey, listApiKeys } from "../../features/api-keys/list-api-keys.js";
 import { revokeApiKey } from "../../features/api-keys/revoke-api-key.js";
 import { commandActor } from "../cli-actor.js";
-import { CliError, printResult } from "../output.js";
+import { CliError, printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
+import { renderTable } from "../table.js";
 import { withDeps } from "../with-deps.js";
 
 export function registerKey(program: Command): void {
@@ -40,8 +41,22 @@ export function registerKey(program: Command): void {
     // Parsed by commander so a bad id is reported; an InvalidArgumentError thrown inside the
     // action would reach run() as an already-printed CommanderError and exit without a word.
     .argument("<keyId>", "the key id", parseId)
+    .option("--yes", "revoke (without it: say which key would be revoked and change nothing)")
     .option("--json", "print one JSON object")
-    .action(async (id: string, opts: { json?: boolean }) => {
+    .action(async (id: string, opts: { json?: boolean; yes?: boolean }) => {
+      if (!opts.yes) {
+        const found = await withDeps((deps) => findApiKey(deps.db.kysely, id));
+        if (!found) throw new CliError(`No API key ${id}`);
+        printDryRun(
+          Boolean(opts.json),
+          { keyId: id, accountId: found.accountId, key: found.display, status: found.status },
+          found.status === "revoked"
+            ? `Key ${id} (${found.display}) is already revoked.`
+            : `Would revoke key ${id} (${found.display}) of account ${found.accountId}, last used ${found.lastUsedAt ?? "never"}: every request with it is refused from then on.`,
+          "revoke it; this cannot be undone",
+        );
+        return;
+      }
       const result = await withDeps((deps) =>
         revokeApiKey(deps.db.kysely, id, deps.clock.now(), undefined, commandActor()),
       );
@@ -67,12 +82,10 @@ export function registerKey(program: Command): void {
       printResult(Boolean(opts.json), { keys }, () =>
         keys.length === 0
           ? "No keys."
-          : keys
-              .map(
-                (k) =>
-                  `${k.keyId}  ${k.display}  ${k.status}  created ${k.createdAt}  last used ${k.lastUsedAt ?? "never"}`,
-              )
-              .join("\n"),
+          : renderTable(
+              ["key id", "key", "status", "created", "last used"],
+              keys.map((k) => [k.keyId, k.display, k.status, k.createdAt, k.lastUsedAt ?? "never"]),
+            ),
       );
     });
 }

@@ -12,6 +12,7 @@ export function registerServe(program: Command): void {
     .description(
       "run the HTTP server (public API and dashboard) and, unless WORKER_ENABLED=false, the job worker; migrates the database first",
     )
+    .option("--json", "accepted for uniformity: the logs on stdout are always JSON lines")
     .action(async () => {
       const deps = await buildDeps({ longRunning: true });
       // A listener that cannot start ends the process, after releasing what was opened.
@@ -31,7 +32,9 @@ export function registerServe(program: Command): void {
         "velvet is listening",
       );
       process.stderr.write(`${await startLine(deps, server.url)}\n`);
+      const orphanWatch = stopWhenOrphaned(deps);
       await untilSignal(deps.log, async () => {
+        clearInterval(orphanWatch);
         // Both finish what they hold (requests, jobs) before the database is closed.
         await Promise.all([server.close(), worker?.stop()]);
         await metrics.close();
@@ -50,4 +53,22 @@ async function startLine(deps: AppDeps, url: string): Promise<string> {
   return deps.config.signup === "closed"
     ? `Velvet is running: sign-up is closed (SIGNUP=closed); create the first account with \`velvet account create\`, then sign in at ${base}/login ${api}`
     : `Velvet is running: open ${base}/signup to create the first account ${api}`;
+}
+
+/**
+ * Started by `npm start`, the server belongs to that npm process: when npm goes away without
+ * passing a signal on (killed with SIGKILL, its terminal closed), the server is re-parented, and
+ * it then stops as on SIGTERM instead of running on unseen. Checked once a second.
+ */
+function stopWhenOrphaned(deps: AppDeps): NodeJS.Timeout | undefined {
+  if (process.env.npm_lifecycle_event !== "start") return undefined;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    deps.log.warn({ parent }, "npm start went away: stopping");
+    process.kill(process.pid, "SIGTERM");
+  }, 1000);
+  timer.unref();
+  return timer;
 }

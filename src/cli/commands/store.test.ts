@@ -129,7 +129,14 @@ for (const engine of ENGINES) {
       expect(json.connections).toEqual([
         expect.objectContaining({ connectionId: id, state: "paused", lastError: null, accountId }),
       ]);
-      expect(onlyJson(await runVelvet(["store", "disconnect", id, "--json"], env))).toEqual({
+      expect(onlyJson(await runVelvet(["store", "disconnect", id, "--json"], env))).toMatchObject({
+        dryRun: true,
+        connectionId: id,
+        state: "paused",
+      });
+      expect(
+        onlyJson(await runVelvet(["store", "disconnect", id, "--yes", "--json"], env)),
+      ).toEqual({
         connectionId: id,
         state: "disconnected",
       });

@@ -12,9 +12,9 @@ import {
   changeConnection,
 } from "../../features/store-sync/manage-connection.js";
 import { createPlatformHttp } from "../../features/store-sync/platform-http.js";
+import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
-
-import { CliError, printResult } from "../output.js";
+import { CliError, printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 
@@ -159,26 +159,39 @@ export function registerStore(program: Command): void {
       );
     });
 
-  const change = (name: ConnectionChange, description: string, done: string) =>
+  const change = (name: ConnectionChange, description: string) =>
     store
       .command(name)
       .description(description)
       .argument("<connectionId>", "the connection id", parseId)
-      .option("--json", "print one JSON object")
-      .action(async (id: string, opts: { json?: boolean }) => {
-        const result = await withDeps(
-          (deps) => changeConnection(deps, name, id, null, commandActor()),
-          { providers: false },
-        );
-        printResult(Boolean(opts.json), result, () => `Connection ${id} ${done}.`);
+      .option("--json", "print one JSON object");
+  const run = (name: ConnectionChange, id: string, json: boolean, done: string) =>
+    withDeps((deps) => changeConnection(deps, name, id, null, commandActor()), {
+      providers: false,
+    }).then((result) => printResult(json, result, () => `Connection ${id} ${done}.`));
+  for (const [name, description, done] of [
+    ["pause", "stop syncing a store until resumed", "paused"],
+    ["resume", "sync a paused or broken store again, now", "resumed: it syncs now"],
+  ] as const)
+    change(name, description).action((id: string, opts: { json?: boolean }) =>
+      run(name, id, Boolean(opts.json), done),
+    );
+  change("disconnect", "forget a store's connection and credentials (its orders stay)")
+    .option("--yes", "disconnect (without it: say what would happen and change nothing)")
+    .action(async (id: string, opts: { json?: boolean; yes?: boolean }) => {
+      if (opts.yes) return run("disconnect", id, Boolean(opts.json), "disconnected");
+      const connections = await withDeps((deps) => listConnections(deps.db.kysely, null), {
+        providers: false,
       });
-  change("pause", "stop syncing a store until resumed", "paused");
-  change("resume", "sync a paused or broken store again, now", "resumed: it syncs now");
-  change(
-    "disconnect",
-    "forget a store's connection and credentials (its orders stay)",
-    "disconnected",
-  );
+      const found = connections.find((c) => c.connectionId === id);
+      if (!found) throw new CliError(`No store connection ${id}`);
+      printDryRun(
+        Boolean(opts.json),
+        { connectionId: id, platform: found.platform, shop: found.shop, state: found.state },
+        `Would disconnect ${found.platform} store ${found.shop} (account ${found.accountId}): its credentials are forgotten and it is no longer synced; the ${plural(found.ordersSynced, "order")} already synced stay.`,
+        "disconnect it; connecting again needs the credentials",
+      );
+    });
 }
 
 /** ` (test order 2, awaiting payment 1)`, or nothing. */

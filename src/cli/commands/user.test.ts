@@ -74,8 +74,17 @@ for (const engine of ENGINES) {
         ]),
       );
 
-      const removed = onlyJson(
+      const preview = onlyJson(
         await velvet("user", "remove", "--account", accountId, "--email", email, "--json"),
+      );
+      expect(preview).toEqual({
+        dryRun: true,
+        wouldRemove: email,
+        role: "admin",
+        sessionsEnded: 1,
+      });
+      const removed = onlyJson(
+        await velvet("user", "remove", "--account", accountId, "--email", email, "--yes", "--json"),
       );
       expect(removed).toEqual({ removed: email, sessionsEnded: 1 });
       expect((await colleague.get("/settings/team")).status).toBe(303);
@@ -109,9 +118,19 @@ for (const engine of ENGINES) {
     });
 
     it("refuses to remove the last owner", async () => {
-      const run = await velvet("user", "remove", "--account", accountId, "--email", ownerEmail);
-      expect(run.code).not.toBe(0);
-      expect(run.stderr).toContain("An account needs at least one owner");
+      for (const yes of [[], ["--yes"]]) {
+        const run = await velvet(
+          "user",
+          "remove",
+          "--account",
+          accountId,
+          "--email",
+          ownerEmail,
+          ...yes,
+        );
+        expect(run.code).not.toBe(0);
+        expect(run.stderr).toContain("An account needs at least one owner");
+      }
       expect((await owner.get("/settings/team")).status).toBe(200);
     });
 

@@ -3,12 +3,14 @@ import { getAccount } from "../../features/accounts/get-account.js";
 import { addUser } from "../../features/team/add-user.js";
 import { cancelInvitation } from "../../features/team/cancel-invitation.js";
 import { listTeam } from "../../features/team/list-team.js";
-import { removeMember } from "../../features/team/manage-member.js";
+import { previewRemoveMember, removeMember } from "../../features/team/manage-member.js";
 import { issueResetLink } from "../../features/team/password-reset.js";
 import type { TeamActor } from "../../features/team/team-actor.js";
+import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
-import { CliError, printResult } from "../output.js";
+import { CliError, printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
+import { renderTable } from "../table.js";
 import { withDeps } from "../with-deps.js";
 
 function operator(): TeamActor {
@@ -49,19 +51,26 @@ export function registerUser(program: Command): void {
           expiresAt: iso(i.expiresAt),
         })),
       };
-      printResult(
-        Boolean(opts.json),
-        result,
-        () =>
-          [
-            ...result.users.map(
-              (u) =>
-                `${u.email}  ${u.role}  last sign-in ${u.lastSignInAt ?? "never"}${u.hasPassword ? "" : "  (no password yet)"}`,
+      printResult(Boolean(opts.json), result, () =>
+        result.users.length + result.invitations.length === 0
+          ? "No users."
+          : renderTable(
+              ["e-mail", "role", "state", "last sign-in"],
+              [
+                ...result.users.map((u) => [
+                  u.email,
+                  u.role,
+                  u.hasPassword ? "active" : "no password yet",
+                  u.lastSignInAt ?? "never",
+                ]),
+                ...result.invitations.map((i) => [
+                  i.email,
+                  i.role,
+                  `invited, link expires ${i.expiresAt}`,
+                  "-",
+                ]),
+              ],
             ),
-            ...result.invitations.map(
-              (i) => `${i.email}  ${i.role}  invited, link expires ${i.expiresAt}`,
-            ),
-          ].join("\n") || "No users.",
       );
     });
 
@@ -97,8 +106,22 @@ export function registerUser(program: Command): void {
     .description("remove a user from the account (signed out at once); never the last owner")
     .requiredOption("--account <id>", "the account id", parseId)
     .requiredOption("--email <email>", "their e-mail address")
+    .option("--yes", "remove (without it: say what would happen and change nothing)")
     .option("--json", "print one JSON object")
-    .action(async (opts: { account: string; email: string; json?: boolean }) => {
+    .action(async (opts: { account: string; email: string; json?: boolean; yes?: boolean }) => {
+      const input = { accountId: opts.account, member: { email: opts.email }, actor: operator() };
+      if (!opts.yes) {
+        const would = await withDeps((deps) => previewRemoveMember(deps, input), {
+          providers: false,
+        });
+        printDryRun(
+          Boolean(opts.json),
+          { wouldRemove: would.email, role: would.role, sessionsEnded: would.sessionsEnded },
+          `Would remove ${would.email} (${would.role}) from account ${opts.account} and end ${plural(would.sessionsEnded, "session")}.`,
+          "remove them",
+        );
+        return;
+      }
       const removed = await withDeps(
         (deps) =>
           removeMember(deps, {
@@ -111,7 +134,7 @@ export function registerUser(program: Command): void {
       printResult(
         Boolean(opts.json),
         { removed: removed.email, sessionsEnded: removed.sessionsEnded },
-        () => `Removed ${removed.email} (${removed.sessionsEnded} sessions ended).`,
+        () => `Removed ${removed.email} (${plural(removed.sessionsEnded, "session")} ended).`,
       );
     });
 

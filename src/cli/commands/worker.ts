@@ -11,6 +11,7 @@ export function registerWorker(program: Command): void {
     .description(
       "run background jobs only (no HTTP), migrating the database first; stops on SIGTERM/SIGINT",
     )
+    .option("--json", "accepted for uniformity: the logs on stdout are always JSON lines")
     .action(async () => {
       const deps = await buildDeps({ longRunning: true });
       // A metrics listener that cannot start ends the process, after releasing the database.

@@ -1,6 +1,6 @@
 /**
- * What alert delivery needs beyond `Deps`: an HTTP client for webhooks (SSRF-guarded, paced)
- * and an SMTP transport. Built once per process in `main` (both hold connection pools), given
+ * What alert delivery needs beyond `Deps`: a chat sender (paced, over the process's outbound
+ * client, lib/outbound/outbound-http.ts) and an SMTP transport. Built once per process in `main` (both hold connection pools), given
  * to `alertTasks(delivery)`, closed on shutdown. Tests build one with a fake resolver or short
  * timeouts through `options`.
  */
@@ -42,6 +42,7 @@ export function createAlertDelivery(
     pacingIntervalMs: options.pacingIntervalMs ?? WEBHOOK_PACING_MS,
     maxPacingWaitMs: options.maxPacingWaitMs ?? MAX_PACING_WAIT_MS,
     resolve: options.resolve,
+    http: options.http,
   });
   const smtpUrl = config.alerts.smtpUrl;
   const mail =

@@ -1,9 +1,16 @@
 /** What the alert delivery jobs carry, how they back off and for how long they retry. */
 import { z } from "zod";
-import type { BackoffPolicy } from "../../jobs/task.js";
+import type { AlertChannel } from "../../db/schema.js";
+import { type BackoffPolicy, type TaskType, taskType } from "../../jobs/task.js";
 
 export const AlertJobPayloadSchema = z.object({ alertId: z.uuid() });
 export type AlertJobPayload = z.infer<typeof AlertJobPayloadSchema>;
+
+/** One delivery task per channel, each carrying the alert's id. */
+export const ALERT_TASKS: Record<AlertChannel, TaskType<typeof AlertJobPayloadSchema>> = {
+  chat: taskType("deliver-chat-alert", AlertJobPayloadSchema),
+  email: taskType("deliver-email-alert", AlertJobPayloadSchema),
+};
 
 /**
  * 5 s, doubling, capped at 10 minutes, each wait within 20 % of that (not between zero and it):

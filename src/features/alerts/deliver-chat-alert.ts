@@ -3,10 +3,9 @@ import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
 import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
-import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./alert-job.js";
+import { ALERT_BACKOFF, ALERT_TASKS, type AlertJobPayload } from "./alert-job.js";
 import { buildChatAlertPayload } from "./build-chat-message.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
-import { DELIVER_CHAT_ALERT_TASK } from "./enqueue-vip-alerts.js";
 import { markAlertFailed } from "./record-delivery-attempt.js";
 import { requeueFailedAlert } from "./requeue-failed-alert.js";
 import { maskWebhookUrl } from "./webhook-url.js";
@@ -29,8 +28,7 @@ export function deliverChatAlert(
 ): TaskDefinition<AlertJobPayload, Deps & MetricsDeps> {
   const driver = chatDriver(delivery);
   return {
-    task: DELIVER_CHAT_ALERT_TASK,
-    payload: AlertJobPayloadSchema,
+    ...ALERT_TASKS.chat,
     backoff: ALERT_BACKOFF,
     handle: (deps, payload, ctx) => deliverAlert(deps, driver, payload.alertId, ctx),
     onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),

@@ -7,10 +7,9 @@ import type { TaskDefinition } from "../../jobs/task.js";
 import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
 import { CONFIRM_LINK_TTL_MS } from "./alert-email-confirmation.js";
-import { ALERT_BACKOFF, type AlertJobPayload, AlertJobPayloadSchema } from "./alert-job.js";
+import { ALERT_BACKOFF, ALERT_TASKS, type AlertJobPayload } from "./alert-job.js";
 import { buildAlertEmail } from "./build-alert-email.js";
 import { type ChannelDriver, deliverAlert } from "./deliver-alert.js";
-import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
 import { markAlertFailed } from "./record-delivery-attempt.js";
 import { requeueFailedAlert } from "./requeue-failed-alert.js";
 import { waitForMail, wakeWaitingEmailAlerts } from "./wait-for-mail.js";
@@ -45,8 +44,7 @@ export function deliverEmailAlert(
 ): TaskDefinition<AlertJobPayload, Deps & MetricsDeps> {
   const driver = emailDriver(delivery);
   return {
-    task: DELIVER_EMAIL_ALERT_TASK,
-    payload: AlertJobPayloadSchema,
+    ...ALERT_TASKS.email,
     backoff: ALERT_BACKOFF,
     handle: (deps, payload, ctx) =>
       delivery.emailEnabled

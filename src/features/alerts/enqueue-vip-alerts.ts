@@ -10,23 +10,21 @@
 import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { AlertChannel, Database } from "../../db/schema.js";
-import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
+import type { EventHandler } from "../../jobs/event-handlers.js";
 import { newId } from "../../lib/ids.js";
+import type { VipFound } from "../enrichment/enrichment-deps.js";
+import { ALERT_TASKS } from "./alert-job.js";
 import { splitAlertEmails } from "./alert-settings.js";
 import { maskWebhookUrl } from "./webhook-url.js";
 
-export const DELIVER_CHAT_ALERT_TASK = "deliver-chat-alert";
-export const DELIVER_EMAIL_ALERT_TASK = "deliver-email-alert";
+export const DELIVER_CHAT_ALERT_TASK = ALERT_TASKS.chat.task;
+export const DELIVER_EMAIL_ALERT_TASK = ALERT_TASKS.email.task;
 /**
  * A backstop only: an alert is given up when its retry window has passed (ALERT_RETRY_WINDOW_MS
  * in alert-job.ts), which with the alerts' backoff takes fewer than 200 attempts.
  */
 export const ALERT_MAX_ATTEMPTS = 500;
-
-export const TASK_FOR_CHANNEL: Record<AlertChannel, string> = {
-  chat: DELIVER_CHAT_ALERT_TASK,
-  email: DELIVER_EMAIL_ALERT_TASK,
-};
 
 export function alertJobKey(alertId: string): string {
   return `alert:${alertId}`;
@@ -91,13 +89,15 @@ export async function enqueueVipAlerts(
     if (inserted === undefined) continue;
     await enqueueJob(
       trx,
-      {
-        task: TASK_FOR_CHANNEL[channel],
-        payload: { alertId },
-        jobKey: alertJobKey(alertId),
-        maxAttempts: ALERT_MAX_ATTEMPTS,
-        requestId: options.requestId ?? null,
-      },
+      jobOf(
+        ALERT_TASKS[channel],
+        { alertId },
+        {
+          jobKey: alertJobKey(alertId),
+          maxAttempts: ALERT_MAX_ATTEMPTS,
+          requestId: options.requestId ?? null,
+        },
+      ),
       now,
     );
     queued.push({ alertId, channel });
@@ -109,3 +109,13 @@ export async function enqueueVipAlerts(
 const findChannels = preparedQuery(["id"], (db, v: { id: string }) =>
   db.selectFrom("accounts").select(["slack_webhook_url", "alert_emails"]).where("id", "=", v.id),
 );
+
+/**
+ * The alerts' handler for "VIP found" (registered in main.ts): a live VIP is announced on every
+ * channel; a historical one (an import, a store backfill) is not, because people act on an alert
+ * and a VIP of last year needs no action today.
+ */
+export const alertOnVip: EventHandler<VipFound> = async (trx, vip, now) => {
+  if (vip.historical) return;
+  await enqueueVipAlerts(trx, vip, now, { requestId: vip.requestId });
+};

@@ -7,10 +7,15 @@
  * not a failure); 5xx.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Agent, request } from "undici";
+import { excerpt } from "../../lib/excerpt.js";
+import {
+  createOutboundHttp,
+  type OutboundHttp,
+  type OutboundResponse,
+} from "../../lib/outbound/outbound-http.js";
+import type { Resolver } from "../../lib/outbound/ssrf-guard.js";
 import { parseRetryAfter } from "../../lib/retry-after.js";
-import { type DeliveryResult, excerpt } from "./delivery-result.js";
-import { createGuardedAgent, type Resolver, SsrfError } from "./ssrf-guard.js";
+import type { DeliveryResult } from "./delivery-result.js";
 import { WebhookPacer } from "./webhook-pacer.js";
 import { checkWebhookUrl } from "./webhook-url.js";
 
@@ -22,6 +27,8 @@ export interface ChatSenderOptions {
   /** Wait in process up to this long for a pacing slot; beyond it the job is rescheduled. */
   maxPacingWaitMs: number;
   resolve?: Resolver;
+  /** The process's outbound client (main.ts); without it the sender builds and owns one. */
+  http?: OutboundHttp;
 }
 
 export interface ChatSender {
@@ -29,16 +36,22 @@ export interface ChatSender {
   close(): Promise<void>;
 }
 
+/** Slack answers with a word or two; the excerpt kept for the attempt log needs no more. */
 const MAX_BODY_BYTES = 1024;
 /** A 429 without a usable Retry-After still waits this long. */
 const RATE_LIMIT_MIN_WAIT_MS = 1000;
 
 export function createChatSender(options: ChatSenderOptions): ChatSender {
-  const agent: Agent = createGuardedAgent({
-    allowPrivate: options.allowPrivate,
-    connectTimeoutMs: options.timeoutMs,
-    resolve: options.resolve,
-  });
+  const owned = options.http === undefined;
+  const http =
+    options.http ??
+    createOutboundHttp({
+      allowPrivate: options.allowPrivate,
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: MAX_BODY_BYTES,
+      userAgent: "Velvet-Alerts/1",
+      resolve: options.resolve,
+    });
   const pacer = new WebhookPacer({
     intervalMs: options.pacingIntervalMs,
     maxWaitMs: options.maxPacingWaitMs,
@@ -57,37 +70,39 @@ export function createChatSender(options: ChatSenderOptions): ChatSender {
       } satisfies DeliveryResult;
     }
     const waitMs = Math.ceil(slot.waitMs);
-    const timeout = AbortSignal.timeout(options.timeoutMs + waitMs);
-    const combined = AbortSignal.any([signal, timeout]);
-    try {
-      if (waitMs > 0) await sleep(waitMs, undefined, { signal: combined });
-      const res = await request(checked.url, {
+    if (waitMs > 0) {
+      try {
+        await sleep(waitMs, undefined, { signal });
+      } catch {
+        return retry(null, "aborted: the worker is stopping");
+      }
+    }
+    const res = await http.send(
+      {
+        url: checked.url,
         method: "POST",
-        dispatcher: agent,
-        signal: combined,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
         headers: { "content-type": "application/json", "user-agent": "Velvet-Alerts/1" },
         body: JSON.stringify(payload),
-      });
-      const body = await readCapped(res.body);
-      const header = res.headers["retry-after"];
-      const result = classifyChatResponse(
-        res.statusCode,
-        body,
-        Array.isArray(header) ? header[0] : header,
-      );
-      if ((result.outcome === "retry" || result.outcome === "deferred") && result.delayMs)
-        pacer.defer(checked.url, result.delayMs);
-      return result;
-    } catch (error) {
-      if (signal.aborted) return retry(null, "aborted: the worker is stopping");
-      if (timeout.aborted) return retry(null, `timed out after ${options.timeoutMs} ms`);
-      return classifyChatError(error);
-    }
+        timeoutMs: options.timeoutMs,
+        maxBodyBytes: MAX_BODY_BYTES,
+      },
+      signal,
+    );
+    const result = chatResult(res);
+    if ((result.outcome === "retry" || result.outcome === "deferred") && result.delayMs)
+      pacer.defer(checked.url, result.delayMs);
+    return result;
   }
 
-  return { send, close: () => agent.close() };
+  return { send, close: async () => (owned ? http.close() : undefined) };
+}
+
+/** The outbound client's value, read as Slack's answers mean it. */
+export function chatResult(res: OutboundResponse): DeliveryResult {
+  if (res.kind === "refused") return notPublic(res.error);
+  if (res.kind !== "answered") return retry(null, res.error);
+  const header = res.headers["retry-after"];
+  return classifyChatResponse(res.status, res.body, Array.isArray(header) ? header[0] : header);
 }
 
 export function classifyChatResponse(
@@ -114,33 +129,6 @@ export function classifyChatResponse(
   // 400 invalid_payload/no_text, 403 invalid_token/action_prohibited, 404 channel_not_found/
   // no_service, 410 channel_is_archived, and any other 4xx: the same request cannot succeed.
   return failed(status, answer);
-}
-
-export function classifyChatError(error: unknown): DeliveryResult {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof SsrfError) return notPublic(e.message);
-  }
-  const err = error as { code?: unknown; message?: unknown };
-  const code = typeof err.code === "string" ? err.code : null;
-  const message = typeof err.message === "string" ? err.message : String(error);
-  return retry(
-    null,
-    excerpt(code !== null && !message.includes(code) ? `${code}: ${message}` : message),
-  );
-}
-
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= MAX_BODY_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString("utf8");
 }
 
 function retry(statusCode: number | null, error: string): DeliveryResult & { outcome: "retry" } {

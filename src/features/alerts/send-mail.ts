@@ -6,8 +6,9 @@
  * timeout, DNS) is temporary.
  */
 import { createTransport } from "nodemailer";
+import { excerpt } from "../../lib/excerpt.js";
 import type { AlertEmail } from "./build-alert-email.js";
-import { type DeliveryResult, excerpt } from "./delivery-result.js";
+import type { DeliveryResult } from "./delivery-result.js";
 
 export interface MailSender {
   send(message: AlertEmail): Promise<DeliveryResult>;

@@ -4,8 +4,8 @@
  * channel. Validation here is the early, friendly check; the binding one is the SSRF guard at
  * connect time (`ssrf-guard.ts`), which also sees what a host name resolves to.
  */
-import { ipVersion, isPublicAddress } from "./ip-address.js";
-import { isStandardPort } from "./ssrf-guard.js";
+import { ipVersion, isPublicAddress } from "../../lib/outbound/ip-address.js";
+import { isStandardPort } from "../../lib/outbound/ssrf-guard.js";
 
 export interface WebhookPolicy {
   /** WEBHOOKS_ALLOW_PRIVATE: plain http and private addresses are allowed. */

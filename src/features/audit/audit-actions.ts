@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = {
   "store.paused": "Store sync paused",
   "store.resumed": "Store sync resumed",
   "store.disconnected": "Store disconnected",
+  "destination.added": "Destination added",
+  "destination.removed": "Destination removed",
   "team.invited": "Team member invited",
   "team.invitation_cancelled": "Invitation cancelled",
   "team.joined": "Invitation accepted",
@@ -25,6 +27,9 @@ export const AUDIT_ACTIONS = {
   "user.password_reset_link_issued": "Password link issued (command line)",
   "user.password_reset": "Password reset",
   "user.sessions_ended": "Sessions ended",
+  "orders.imported": "Orders imported from a file",
+  "sample_data.added": "Sample orders added",
+  "sample_data.removed": "Sample orders removed",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -42,6 +47,13 @@ const DETAIL_LABELS: Record<string, string> = {
   orders: "orders",
   providerAnswers: "provider answers",
   deliveryAttempts: "delivery records",
+  enrichments: "enrichment",
+  alerts: "alerts",
+  jobs: "pending jobs",
+  destinationDeliveries: "destination deliveries",
+  destinationAttempts: "destination delivery records",
+  kind: "kind",
+  target: "target",
   chargesKept: "charges kept",
   keysRevoked: "keys revoked",
   sessionsEnded: "sessions ended",
@@ -53,7 +65,22 @@ const DETAIL_LABELS: Record<string, string> = {
   role: "role",
   email: "e-mail",
   invitationsEnded: "invitations ended",
+  linkSent: "link e-mailed",
+  file: "file",
+  rows: "rows",
+  newCustomers: "new customers",
+  charges: "charges",
+  amountUsd: "amount (USD)",
+  skipped: "already there",
+  errors: "bad rows",
+  completed: "completed",
+  sampleCustomers: "sample customers",
 };
+
+/** How people read one of an erasure's counts ("providerAnswers" → "provider answers"). */
+export function erasedLabel(name: string): string {
+  return DETAIL_LABELS[name] ?? name;
+}
 
 /** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */
 export function auditDetailsText(details: Record<string, unknown> | null): string {

@@ -18,6 +18,14 @@ export function cliActor(osUser: string): AuditActor {
   return { kind: "cli", name: osUser };
 }
 
+/**
+ * Someone at the dashboard who is not signed in (a "Forgot password?" request): named by their
+ * address, never by the e-mail they typed, which may not be theirs.
+ */
+export function visitorActor(ip: string): AuditActor {
+  return { kind: "user", name: `visitor from ${ip} (not signed in)` };
+}
+
 export function systemActor(task: string): AuditActor {
   return { kind: "system", name: task };
 }

@@ -9,6 +9,8 @@ import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../../db
 import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
 import type { AlertsDeps } from "../alerts/alert-deps.js";
+import type { DestinationsDeps } from "../destinations/destination-driver.js";
+import type { PrivacyDeps } from "../privacy/privacy-registry.js";
 import { registerCloseAccountRoutes } from "./account/close-account-routes.js";
 import { registerAlertEmailConfirmRoutes } from "./alert-settings/alert-email-confirm-routes.js";
 import { registerAlertSettingsRoutes } from "./alert-settings/alert-settings-routes.js";
@@ -21,6 +23,7 @@ import { registerAuthRoutes } from "./auth/auth-routes.js";
 import { registerSignUpRoutes } from "./auth/sign-up-routes.js";
 import { registerBillingRoutes } from "./billing/billing-routes.js";
 import { registerCustomerRoutes } from "./customers/customer-routes.js";
+import { registerDestinationsRoutes } from "./destinations/destinations-routes.js";
 import { sendErrorPage } from "./html/error-pages.js";
 import { registerCookies } from "./http/cookies.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
@@ -49,7 +52,7 @@ export interface DashboardOptions {
 
 export function registerDashboard(
   app: FastifyInstance,
-  deps: Deps & AlertsDeps,
+  deps: Deps & AlertsDeps & PrivacyDeps & DestinationsDeps,
   options: DashboardOptions = {},
 ): void {
   app.register(async (dashboard) => {
@@ -111,6 +114,7 @@ export function registerDashboard(
       registerAlertLogRoutes(pages, deps);
       registerApiAccessRoutes(pages, deps);
       registerStoresRoutes(pages, deps);
+      registerDestinationsRoutes(pages, deps);
       registerAlertSettingsRoutes(pages, deps, sendChat);
       registerBillingRoutes(pages, deps);
       registerAuditLogRoutes(pages, deps);

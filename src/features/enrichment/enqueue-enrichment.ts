@@ -1,9 +1,18 @@
 import type { Transaction } from "kysely";
+import { z } from "zod";
 import type { Database } from "../../db/schema.js";
 import { JOB_PRIORITIES, type JobPriority } from "../../jobs/claim-jobs.js";
-import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
+import { taskType } from "../../jobs/task.js";
 
-export const ENRICH_CUSTOMER_TASK = "enrich-customer";
+export const EnrichCustomerPayload = z.object({
+  customerId: z.string().min(1),
+  /** false for an imported history: scored like any other, but historical (no human alert). */
+  alerts: z.boolean().default(true),
+});
+
+export const ENRICH_CUSTOMER = taskType("enrich-customer", EnrichCustomerPayload);
+export const ENRICH_CUSTOMER_TASK = ENRICH_CUSTOMER.task;
 
 export interface EnrichmentOptions {
   /** false: a VIP found by this enrichment raises no alert (an imported history). */
@@ -24,10 +33,10 @@ export function enrichmentJob(
   options: EnrichmentOptions = LIVE_ENRICHMENT,
   requestId: string | null = null,
 ) {
+  // `alerts` is written only when off, so live payloads stay as they always were.
+  const payload = options.alerts ? { customerId } : { customerId, alerts: false };
   return {
-    task: ENRICH_CUSTOMER_TASK,
-    // `alerts` is written only when off, so live payloads stay as they always were.
-    payload: options.alerts ? { customerId } : { customerId, alerts: false },
+    ...jobOf(ENRICH_CUSTOMER, payload),
     jobKey: enrichmentJobKey(customerId),
     maxAttempts,
     priority: JOB_PRIORITIES[options.priority],

@@ -1,8 +1,9 @@
 /**
  * The `enrich-customer` job, one pipeline read top to bottom: look up (every configured provider
  * about a new customer, in parallel) → merge their profiles → score (with the offline signals)
- * → decide (VIP or not, against the account's threshold) → save the explained result → hand a
- * VIP on (`deps.onVip`, which main.ts wires to the alerts), the last four in one transaction.
+ * → decide (VIP or not, against the account's threshold) → save the explained result → raise
+ * "customer enriched" and, for a VIP, "VIP found" (`deps.events`, whose handlers main.ts
+ * registers: alerts, destinations), the last four in one transaction.
  *
  * Failure policy:
  * - a provider that answers (match or not found) is asked only once; its answer is kept;
@@ -16,12 +17,13 @@
  *   does not block: retrying cannot fix it, so the customer is scored on what the others said.
  */
 
-import { z } from "zod";
+import type { z } from "zod";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Deps } from "../../deps.js";
+import { raise } from "../../jobs/event-handlers.js";
 import type { JobContext, JobOutcome, TaskDefinition } from "../../jobs/task.js";
-import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
-import type { EnrichmentDeps } from "./enrichment-deps.js";
+import { ENRICH_CUSTOMER, type EnrichCustomerPayload } from "./enqueue-enrichment.js";
+import type { CustomerEnriched, EnrichmentDeps } from "./enrichment-deps.js";
 import { mergeMatches } from "./merge-profiles.js";
 import { createStoreWindows, type StoreWindows } from "./offline/store-order-window.js";
 import { type SettledAnswers, settledAnswers } from "./provider-results.js";
@@ -41,19 +43,13 @@ const WAIT_CAUSES = new Set(["rate_limited", "pending"]);
 
 const NONE_SETTLED: SettledAnswers = { providers: new Set(), matches: [] };
 
-const Payload = z.object({
-  customerId: z.string().min(1),
-  /** false for an imported history: scored like any other, but no VIP alert. */
-  alerts: z.boolean().default(true),
-});
-type Payload = z.infer<typeof Payload>;
+type Payload = z.infer<typeof EnrichCustomerPayload>;
 
 /** One per worker: its store-window snapshots (offline/store-order-window.ts) are per process. */
 export function createEnrichCustomerTask(): TaskDefinition<Payload, Deps & EnrichmentDeps> {
   const windows = createStoreWindows();
   return {
-    task: ENRICH_CUSTOMER_TASK,
-    payload: Payload,
+    ...ENRICH_CUSTOMER,
     handle: (deps, payload, ctx) => enrichCustomer(deps, windows, payload, ctx),
     onGiveUp: (deps, payload, error) => markEnrichmentFailed(deps, payload.customerId, error),
     onRetry: async (trx, payload, now) => {
@@ -120,7 +116,7 @@ async function enrichCustomer(
   const permanent = results.flatMap((r) =>
     r.kind === "permanent" ? [`${r.provider}: ${r.error}`] : [],
   );
-  const handedOn = await db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     // Score inside the transaction that stores the result: the score reads the data it is
     // stored with (and on SQLite reads through the writer's warm page cache).
     const scored = await scoreCustomer(
@@ -137,24 +133,26 @@ async function enrichCustomer(
     const result = { scored, vip, threshold: owner.vip_threshold, providerErrors };
     const savedAt = deps.clock.now();
     await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);
-    // Hand the VIP on, in the same transaction; an imported history's VIPs are scored and
-    // listed but not announced.
-    if (!vip || !alerts) return false;
-    await deps.onVip(
-      trx,
-      {
-        accountId: owner.account_id,
-        customerId,
-        score: scored.score,
-        threshold: owner.vip_threshold,
-        requestId: ctx.requestId,
-      },
-      savedAt,
-    );
-    return true;
+    // Sample data (features/demo) is scored and listed, never handed on to anyone.
+    if (customer.sample === 1) return;
+    // Raise the events in the same transaction: what the handlers enqueue commits with the
+    // result. An imported history's customers are historical: machines hear of them, people
+    // are not alerted (the alerts' handler holds those back).
+    const enriched: CustomerEnriched = {
+      accountId: owner.account_id,
+      customerId,
+      score: scored.score,
+      threshold: owner.vip_threshold,
+      vip,
+      signals: scored.signals,
+      historical: !alerts,
+      requestId: ctx.requestId,
+    };
+    await raise(deps.events.customerEnriched, trx, enriched, savedAt);
+    if (enriched.vip) await raise(deps.events.vipFound, trx, { ...enriched, vip: true }, savedAt);
   });
-  // What onVip enqueued was committed with the result: let the worker start it now.
-  if (handedOn) deps.jobs.notify();
+  // What the handlers enqueued was committed with the result: let the worker start it now.
+  deps.jobs.notify();
   return { kind: "done" };
 }
 
@@ -188,6 +186,7 @@ const loadCustomerToEnrich = preparedQuery(["id"], (db, v: { id: string }) =>
       "customers.address_country",
       "customers.enrichment_status",
       "customers.updated_at",
+      "customers.sample",
       eb("enrichments.customer_id", "is not", null).as("has_enrichment_row"),
     ])
     .where("customers.id", "=", v.id),

@@ -1,11 +1,12 @@
 /**
  * What enrichment needs beyond `Deps`, built in main.ts: the providers, the way to ask them, and
- * where a new VIP goes (the alerts feature, which enrichment does not know).
+ * the two events it raises (a customer enriched, a VIP found), each a list of handlers that the
+ * features which care (alerts, destinations) register in main.ts; enrichment knows none of them.
  */
-import type { Transaction } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { EventHandler } from "../../jobs/event-handlers.js";
 import type { LookupAll } from "./providers/lookup-all.js";
 import type { EnrichmentProvider } from "./providers/provider.js";
+import type { ScoreSignal } from "./score/score-signal.js";
 
 export interface EnrichmentDeps {
   /**
@@ -15,21 +16,28 @@ export interface EnrichmentDeps {
   providers: EnrichmentProvider[];
   /** Asks several of `providers` about one person (on the thread: one message for all). */
   lookupAll: LookupAll;
-  onVip: OnVip;
+  events: EnrichmentEvents;
 }
 
-/** A customer the enrichment just found to be a VIP. */
-export interface VipFound {
+/** A customer whose enrichment just finished, VIP or not. */
+export interface CustomerEnriched {
   accountId: string;
   customerId: string;
   score: number;
   threshold: number;
+  vip: boolean;
+  /** The score's explanation, every line of it. */
+  signals: ScoreSignal[];
+  /** From an imported history or a store backfill: machines hear of it, people are not alerted. */
+  historical: boolean;
   /** The request that enqueued the enrichment: what follows carries it on. */
   requestId: string | null;
 }
 
-/**
- * Hands a new VIP on, inside the transaction that stores the result (so a VIP is never stored
- * without what follows, nor handed on twice). main.ts wires it to the alerts feature.
- */
-export type OnVip = (trx: Transaction<Database>, vip: VipFound, now: number) => Promise<void>;
+/** A customer the enrichment just found to be a VIP (raised after `customerEnriched`). */
+export type VipFound = CustomerEnriched & { vip: true };
+
+export interface EnrichmentEvents {
+  customerEnriched: EventHandler<CustomerEnriched>[];
+  vipFound: EventHandler<VipFound>[];
+}

@@ -137,13 +137,27 @@ for (const engine of ENGINES) {
       expect(s.latestOrder).toEqual({ kind: "order", total: "925.50", currency: "USD" });
       expect(s.orderCount).toBe(3);
       expect(s.emailDomain).toEqual({ domain: "gmail.com", kind: "free_mail" });
+      // Two USD orders in the store: ranked against typical online orders until it has 20.
       expect(s.storeRank).toEqual({
-        kind: "too_few_orders",
+        kind: "prior",
+        percentile: 99.3,
         storeOrders: 2,
         minimum: 20,
         currency: "USD",
       });
       expect(s.area).toEqual({ kind: "not_loaded" });
+    });
+
+    it("waits for the store's own orders in a currency the prior does not know", async () => {
+      const store = await createStore(k);
+      const c = await createCustomer(k, store);
+      await addOrder(k, store, c, "950.00", "EUR");
+      expect((await signalsOf(k, windows, c, clock)).storeRank).toEqual({
+        kind: "too_few_orders",
+        storeOrders: 1,
+        minimum: 20,
+        currency: "EUR",
+      });
     });
 
     it("ranks the order against the store's orders in the same currency, as numbers", async () => {

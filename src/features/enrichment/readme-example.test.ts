@@ -1,6 +1,7 @@
 /**
  * The README's first example, as a newcomer runs it on a fresh install with no provider key:
- * the Atherton order's ZIP code counts, from the Census table Velvet ships and loads by itself.
+ * the Atherton order's ZIP code counts, from the Census table Velvet ships and loads by itself,
+ * and the store's first order is ranked against typical online orders, so Jane is a VIP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES } from "../../../test/support/databases.js";
@@ -16,14 +17,14 @@ for (const engine of ENGINES) {
     });
     afterAll(() => app?.close());
 
-    it("scores the ZIP code's Census median income with no provider configured", async () => {
+    it("makes the first big order from an affluent ZIP a VIP with no provider configured", async () => {
       const account = await app.createAccount();
       const res = await app.submit(account.apiKey, {
         email: "jane@acme.com",
         firstName: "Jane",
         lastName: "Doe",
         address: { city: "Atherton", state: "CA", zipcode: "94027", country: "US" },
-        order: { id: "1001", number: "#1001", total: "950.00", currency: "USD" },
+        order: { id: "1001", number: "#1001", total: "2950.00", currency: "USD" },
       });
       expect(res.status).toBe(200);
       const report = () =>
@@ -39,6 +40,14 @@ for (const engine of ENGINES) {
         value: 250001,
         points: 25,
       });
+      const points = Object.fromEntries(signals.map((s) => [s.signal, s.points]));
+      expect(points).toMatchObject({
+        order_value: 30,
+        order_vs_store_percentile: 15,
+        email_domain: 5,
+        area_median_income_usd: 25,
+      });
+      expect((await report())?.enrichment).toMatchObject({ score: 75, vip: true });
     });
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The Prometheus side of `Metrics`: one prom-client registry per process (not the library's
- * global one), Node's default process metrics, and the series documented in the README
+ * global one), Node's default process metrics, and the series documented in docs/operating.md
  * ("Operating Velvet"). Recording on the request path is a Map lookup and an increment: the
  * labelled children are created once per label combination and kept. The queue and the SQLite
  * WAL are read when Prometheus scrapes, never on the request path.
@@ -70,6 +70,12 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
     name: "velvet_alert_deliveries_total",
     help: "VIP alert delivery attempts by channel and outcome",
     labelNames: ["channel", "outcome"],
+    registers: [registry],
+  });
+  const destinationDeliveries = new Counter({
+    name: "velvet_destination_deliveries_total",
+    help: "Destination delivery attempts (webhooks, Shopify, Klaviyo) by kind and outcome",
+    labelNames: ["kind", "outcome"],
     registers: [registry],
   });
   // prom-client starts every metric's collect in the same turn: the two queue gauges share
@@ -155,6 +161,9 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
     circuitState: setCircuit,
     alertDelivery(channel, outcome) {
       alertDeliveries.labels(channel, outcome).inc();
+    },
+    destinationDelivery(kind, outcome) {
+      destinationDeliveries.labels(kind, outcome).inc();
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

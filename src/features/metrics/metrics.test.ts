@@ -192,7 +192,14 @@ describe("circuit state", () => {
         providers: ["pdl"],
       });
       metrics.circuitState("pdl", "open");
+      metrics.destinationDelivery("webhook", "delivered");
       const { body } = await metrics.render();
+      expect(
+        sample(body, "velvet_destination_deliveries_total", {
+          kind: "webhook",
+          outcome: "delivered",
+        }),
+      ).toBe(1);
       expect(
         sample(body, "velvet_provider_circuit_state", { provider: "pdl", state: "open" }),
       ).toBe(1);

@@ -10,6 +10,8 @@
  *   its cause (timeout, network, server_error, rate_limited, circuit_open, pending, aborted,
  *   auth, credits, bad_request, malformed_response, unexpected_status), else the kind again.
  * - outcome (alerts): delivered, retry, failed, or deferred (paced or paused, not sent).
+ * - outcome (destinations): delivered, retry, failed, or deferred (asked to wait: a 429,
+ *   Shopify's THROTTLED); kind: webhook, shopify, klaviyo.
  */
 export type CircuitState = "closed" | "open" | "half_open";
 
@@ -28,6 +30,7 @@ export interface Metrics {
   providerCall(provider: string, outcome: string, reason: string, seconds: number | null): void;
   circuitState(provider: string, state: CircuitState): void;
   alertDelivery(channel: string, outcome: string): void;
+  destinationDelivery(kind: string, outcome: string): void;
   /** The Prometheus text exposition; the database gauges are read now. */
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -39,5 +42,6 @@ export const noMetrics: Metrics = {
   providerCall: () => {},
   circuitState: () => {},
   alertDelivery: () => {},
+  destinationDelivery: () => {},
   render: async () => ({ contentType: "text/plain; charset=utf-8", body: "" }),
 };

@@ -15,12 +15,16 @@
  *   puts up to 100 of them in one transaction (each in its own savepoint), which is what makes
  *   thousands of orders a second possible; on PostgreSQL they share the connection pool. A bad order (a conflicting id) fails alone and is reported.
  */
+
 import { statSync } from "node:fs";
+import { basename } from "node:path";
 import type { StoreRef } from "../../db/store-ref.js";
 import type { Deps } from "../../deps.js";
 import { AppError } from "../../lib/app-error.js";
 import { multiply } from "../../lib/decimal.js";
 import { getAccount } from "../accounts/get-account.js";
+import type { AuditActor } from "../audit/audit-actor.js";
+import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { normalizeEmail } from "../orders/email-address.js";
 import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import { submitOrder } from "../orders/submit-order.js";
@@ -55,6 +59,10 @@ export interface ImportOptions {
   apply: boolean;
   /** Raise VIP alerts for the imported customers. */
   alerts: boolean;
+  /** Generated sample data (velvet demo): new customers marked as sample, not charged. */
+  sample?: boolean;
+  /** Who imports: a real import (not a dry run) is recorded in the account's audit trail. */
+  actor?: AuditActor;
   onProgress?: (progress: ImportProgress) => void;
   onRowError?: (error: RowError) => void;
   /** Stops after the batch in flight (Ctrl-C); a re-run finishes the rest. */
@@ -115,17 +123,41 @@ export async function importOrders(
   }
   report(true);
   const price = deps.config.enrichmentPriceUsd;
-  return {
+  const summary = {
     rows: counts.rows,
     orders: counts.orders,
     customers: tally.customers,
     newCustomers: tally.newCustomers,
-    charges: tally.newCustomers,
-    amountUsd: multiply(price, tally.newCustomers),
+    charges: options.sample ? 0 : tally.newCustomers,
+    amountUsd: multiply(price, options.sample ? 0 : tally.newCustomers),
     skipped: tally.skipped,
     forgotten: tally.forgotten,
     errors: tally.errors,
   };
+  if (options.apply && options.actor !== undefined) {
+    const { rows, orders, newCustomers, charges, amountUsd, skipped, errors } = summary;
+    await recordAuditEvent(
+      deps.db.kysely,
+      {
+        accountId: account.accountId,
+        actor: options.actor,
+        action: "orders.imported",
+        details: {
+          file: basename(options.file),
+          rows,
+          orders,
+          newCustomers,
+          charges,
+          amountUsd,
+          skipped,
+          errors,
+          completed: !options.signal?.aborted,
+        },
+      },
+      deps.clock.now(),
+    );
+  }
+  return summary;
 }
 
 type Tally = {
@@ -175,6 +207,7 @@ async function applyBatch(context: BatchContext, all: OrderItem[]): Promise<void
           orderedAt: item.orderedAt,
           alerts: options.alerts,
           priority: "backfill",
+          sample: options.sample ?? false,
         });
       const before = previous.get(email);
       const mine = before === undefined ? submit() : before.then(submit, submit);

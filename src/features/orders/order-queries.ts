@@ -14,7 +14,7 @@ import { ENRICH_CUSTOMER_TASK } from "../enrichment/enqueue-enrichment.js";
  */
 type CustomerValues = Omit<
   CustomersTable,
-  "enrichment_status" | "updated_at" | "shopify_customer_id"
+  "enrichment_status" | "updated_at" | "shopify_customer_id" | "sample"
 > & {
   now: number;
 };

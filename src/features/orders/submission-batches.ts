@@ -3,7 +3,7 @@
  * by one statement (submission-statement.ts), as soon as it is free: group commit, as the SQLite
  * driver does for its transactions (db/sqlite-driver.ts). At low load each submission goes alone
  * at once; under load a batch costs one round trip and one commit instead of one per submission
- * (README, Performance → Order intake on PostgreSQL).
+ * (docs/performance.md, Order intake).
  *
  * Each submission stays all-or-nothing and is answered only after the commit that holds it. A
  * batch carries at most one submission per customer and per order id; the others of the same
@@ -42,7 +42,7 @@ const MAX_BATCH = 64;
  * for the next batch instead of taking a connection of its own, which is what makes batches
  * form; three keep a 2-core PostgreSQL busy while one is on its way back. Measured with 50
  * connections on the 2-core machine: 2 gave the same throughput with a worse p99, 5 gave
- * 10–15 % less (smaller batches); README, Performance → Order intake on PostgreSQL. The rest of
+ * 10–15 % less (smaller batches); docs/performance.md, Order intake. The rest of
  * the pool (DATABASE_POOL_MAX, default 10) serves key lookups, the general transaction, the
  * worker and the dashboard.
  */

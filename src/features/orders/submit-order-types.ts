@@ -30,6 +30,11 @@ export interface SubmitOrderOptions {
   priority?: JobPriority;
   /** The request's X-Request-Id, carried by the enrichment job. */
   requestId?: string | null;
+  /**
+   * Generated sample data (velvet demo): a new customer is marked as sample and not charged.
+   * Default false.
+   */
+  sample?: boolean;
 }
 
 /** The enrichment job's options for a submission: alerts on and live priority unless told. */

@@ -5,7 +5,9 @@
  *   when its enrichment failed: flip it back to pending and requeue (no new charge);
  *   get-or-create the order (unique per store and platform order id).
  * The API and the order importers (features/order-import) both come through here; an import
- * passes `orderedAt` (the order's own date), `alerts: false` and the backfill priority.
+ * passes `orderedAt` (the order's own date), `alerts: false` and the backfill priority; the
+ * sample store history (features/demo) also `sample: true`, which marks new customers as
+ * sample and charges nothing (always through the transaction below).
  * On PostgreSQL a submission is written by one statement first, with the other submissions that
  * arrive while the database is busy (submission-batches.ts: one round trip instead of five to
  * seven each, for new and returning customers alike, by the same rules); what that statement
@@ -53,7 +55,7 @@ export async function submitOrder(
   submission: OrderSubmission,
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
-  if (deps.db.dialect === "postgres") {
+  if (deps.db.dialect === "postgres" && !options.sample) {
     const batched = await submitBatched(deps, store, submission, options);
     if (batched !== null) {
       if (batched.enrichmentStatus !== "existing") deps.jobs.notify();
@@ -89,7 +91,8 @@ export async function submitOrderInTransaction(
   let enrichmentStatus: EnrichmentStatusAnswer;
   if (customer.created) {
     await enqueueEnrichment(trx, customer.id, now, maxAttempts, enrichment, requestId);
-    await chargeEnrichment(trx, store, customer.id, deps.config.enrichmentPriceUsd, now);
+    if (options.sample) await markSample(trx, customer.id);
+    else await chargeEnrichment(trx, store, customer.id, deps.config.enrichmentPriceUsd, now);
     enrichmentStatus = "queued";
   } else {
     enrichmentStatus = await answerForExisting(
@@ -144,6 +147,11 @@ async function getOrCreateCustomer(
     status: existing.enrichment_status,
     jobPriority: existing.job_priority,
   };
+}
+
+/** Sample data is marked as such and never charged (velvet demo). */
+async function markSample(trx: Transaction<Database>, customerId: string) {
+  await trx.updateTable("customers").set({ sample: 1 }).where("id", "=", customerId).execute();
 }
 
 /**

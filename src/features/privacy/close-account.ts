@@ -8,12 +8,16 @@
  * Billing records (charges, unlinked from the people as they are erased) and the audit trail
  * stay.
  */
+
+import { z } from "zod";
 import type { Deps } from "../../deps.js";
-import { enqueueJob } from "../../jobs/enqueue-job.js";
+import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
+import { taskType } from "../../jobs/task.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 
-export const ERASE_ACCOUNT_TASK = "erase-closed-account";
+export const ERASE_ACCOUNT = taskType("erase-closed-account", z.object({ accountId: z.uuid() }));
+export const ERASE_ACCOUNT_TASK = ERASE_ACCOUNT.task;
 
 export type CloseAccountResult =
   | { kind: "closed"; keysRevoked: number; sessionsEnded: number; customers: number }
@@ -79,12 +83,11 @@ export async function closeAccount(
     );
     await enqueueJob(
       trx,
-      {
-        task: ERASE_ACCOUNT_TASK,
-        payload: { accountId: input.accountId },
-        jobKey: `${ERASE_ACCOUNT_TASK}:${input.accountId}`,
-        maxAttempts: 10,
-      },
+      jobOf(
+        ERASE_ACCOUNT,
+        { accountId: input.accountId },
+        { jobKey: `${ERASE_ACCOUNT_TASK}:${input.accountId}`, maxAttempts: 10 },
+      ),
       now,
     );
     return closed;

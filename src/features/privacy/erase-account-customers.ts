@@ -3,18 +3,19 @@
  * erases one (erase-customer-rows.ts), one transaction per customer, in batches. Runs as the
  * `erase-closed-account` job (from the dashboard) or to the end inside `velvet account delete`.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
-import { ERASE_ACCOUNT_TASK } from "./close-account.js";
+import { ERASE_ACCOUNT } from "./close-account.js";
 import { eraseCustomerRows } from "./erase-customer-rows.js";
+import type { PrivacyDeps } from "./privacy-registry.js";
 import { inBatches, nextTurn } from "./retention/batches.js";
 import { scrubDatabaseFiles } from "./scrub-database-files.js";
 
 const CUSTOMERS_PER_BATCH = 50;
 
 export async function eraseAccountCustomers(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock"> & PrivacyDeps,
   accountId: string,
   options: { signal?: AbortSignal; budgetMs?: number } = {},
 ): Promise<{ erased: number; more: boolean }> {
@@ -31,7 +32,9 @@ export async function eraseAccountCustomers(
           .execute()
       ).map((c) => c.id);
       for (const id of ids) {
-        await db.transaction().execute((trx) => eraseCustomerRows(trx, id));
+        await db
+          .transaction()
+          .execute((trx) => eraseCustomerRows(trx, deps.privacy, id, deps.clock.now()));
         await nextTurn();
       }
       return ids.length;
@@ -42,12 +45,12 @@ export async function eraseAccountCustomers(
   return { erased: result.handled, more: result.more };
 }
 
-const Payload = z.object({ accountId: z.uuid() });
-
-export function eraseClosedAccountTask(): TaskDefinition<z.infer<typeof Payload>, Deps> {
+export function eraseClosedAccountTask(): TaskDefinition<
+  z.infer<typeof ERASE_ACCOUNT.payload>,
+  Deps & PrivacyDeps
+> {
   return {
-    task: ERASE_ACCOUNT_TASK,
-    payload: Payload,
+    ...ERASE_ACCOUNT,
     async handle(deps, payload, ctx) {
       const { more } = await eraseAccountCustomers(deps, payload.accountId, { signal: ctx.signal });
       return more ? { kind: "again", delayMs: 0 } : { kind: "done" };

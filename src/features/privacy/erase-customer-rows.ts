@@ -1,74 +1,57 @@
 /**
  * Deletes everything that holds one customer's personal data, inside the caller's transaction:
- * pending jobs (their enrichment and alert deliveries), delivery attempts, alerts, every
- * provider's raw answer, the enrichment with its profile, orders, and the customer. The usage
- * charge stays for billing, unlinked (customer_id = null): amount, price, month, account and
- * store, nothing that identifies the person.
+ * first "customer forgotten" is raised (its handlers, such as destinations, enqueue the erasure
+ * of the copies they handed outside), then the pending jobs every holder names, then each
+ * holder's rows (privacy-registry.ts: orders, enrichment, provider answers, alerts, deliveries;
+ * billing unlinks its charge), then the customer.
  *
  * A job already running for this customer finds its lease gone and its writes refused by the
  * foreign keys (its customer no longer exists), so nothing of the person is written back.
  */
 import type { Transaction } from "kysely";
+import { rowsTouched } from "../../db/personal-data.js";
 import type { Database } from "../../db/schema.js";
-import { ENRICH_CUSTOMER_TASK } from "../enrichment/enqueue-enrichment.js";
+import { raise } from "../../jobs/event-handlers.js";
+import type { PrivacyRegistry } from "./privacy-registry.js";
 
-/** What went: the counts shown after an erasure and recorded in the audit trail. */
-export interface ErasedCounts {
-  orders: number;
-  providerAnswers: number;
-  enrichments: number;
-  alerts: number;
-  deliveryAttempts: number;
-  jobs: number;
-  /** Charges kept for billing, now without the customer. */
-  chargesKept: number;
-}
-
-const n = (r: { numDeletedRows?: bigint; numUpdatedRows?: bigint }) =>
-  Number(r.numDeletedRows ?? r.numUpdatedRows ?? 0n);
+/** What went, by name (`jobs` and each holder's counts): shown and recorded in the audit trail. */
+export type ErasedCounts = Record<string, number>;
 
 export async function eraseCustomerRows(
   trx: Transaction<Database>,
+  registry: PrivacyRegistry,
   customerId: string,
+  now: number,
 ): Promise<ErasedCounts> {
-  const alertIds = (
-    await trx.selectFrom("alerts").select("id").where("customer_id", "=", customerId).execute()
-  ).map((a) => a.id);
-  const jobKeys = [`${ENRICH_CUSTOMER_TASK}:${customerId}`, ...alertIds.map((id) => `alert:${id}`)];
-  const jobs = await trx.deleteFrom("jobs").where("job_key", "in", jobKeys).executeTakeFirst();
-  const attempts =
-    alertIds.length === 0
-      ? { numDeletedRows: 0n }
-      : await trx.deleteFrom("alert_attempts").where("alert_id", "in", alertIds).executeTakeFirst();
-  const alerts = await trx
-    .deleteFrom("alerts")
-    .where("customer_id", "=", customerId)
+  const customer = await trx
+    .selectFrom("customers")
+    .innerJoin("stores", "stores.id", "customers.store_id")
+    .select(["customers.email", "customers.store_id", "stores.account_id"])
+    .where("customers.id", "=", customerId)
     .executeTakeFirst();
-  const answers = await trx
-    .deleteFrom("provider_results")
-    .where("customer_id", "=", customerId)
-    .executeTakeFirst();
-  const enrichments = await trx
-    .deleteFrom("enrichments")
-    .where("customer_id", "=", customerId)
-    .executeTakeFirst();
-  const orders = await trx
-    .deleteFrom("orders")
-    .where("customer_id", "=", customerId)
-    .executeTakeFirst();
-  const charges = await trx
-    .updateTable("usage_charges")
-    .set({ customer_id: null })
-    .where("customer_id", "=", customerId)
-    .executeTakeFirst();
+  if (customer === undefined) return { jobs: 0 };
+  await raise(
+    registry.forgotten,
+    trx,
+    {
+      accountId: customer.account_id,
+      storeId: customer.store_id,
+      customerId,
+      email: customer.email,
+    },
+    now,
+  );
+  const jobKeys: string[] = [];
+  for (const holder of registry.holders)
+    jobKeys.push(...((await holder.jobKeys?.(trx, customerId)) ?? []));
+  const jobs =
+    jobKeys.length === 0
+      ? 0
+      : rowsTouched(
+          await trx.deleteFrom("jobs").where("job_key", "in", jobKeys).executeTakeFirst(),
+        );
+  const counts: ErasedCounts = { jobs };
+  for (const holder of registry.holders) Object.assign(counts, await holder.erase(trx, customerId));
   await trx.deleteFrom("customers").where("id", "=", customerId).execute();
-  return {
-    orders: n(orders),
-    providerAnswers: n(answers),
-    enrichments: n(enrichments),
-    alerts: n(alerts),
-    deliveryAttempts: n(attempts),
-    jobs: n(jobs),
-    chargesKept: n(charges),
-  };
+  return counts;
 }

@@ -13,6 +13,7 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import type { CustomerLookup } from "../customers/get-customer-report.js";
 import { type ErasedCounts, eraseCustomerRows } from "./erase-customer-rows.js";
 import { findAccountCustomerId } from "./find-account-customer.js";
+import type { PrivacyDeps } from "./privacy-registry.js";
 import { rememberErasedOrders } from "./remember-erased-orders.js";
 import { scrubDatabaseFiles } from "./scrub-database-files.js";
 
@@ -24,14 +25,14 @@ export interface ErasedCustomer {
 }
 
 export async function eraseCustomer(
-  deps: Pick<Deps, "db" | "clock" | "config">,
+  deps: Pick<Deps, "db" | "clock" | "config"> & PrivacyDeps,
   input: { accountId: string; lookup: CustomerLookup; actor: AuditActor },
 ): Promise<ErasedCustomer | null> {
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const customerId = await findAccountCustomerId(trx, input.accountId, input.lookup);
     if (customerId === null) return null;
     await rememberErasedOrders(trx, deps.config, customerId, deps.clock.now());
-    const erased = await eraseCustomerRows(trx, customerId);
+    const erased = await eraseCustomerRows(trx, deps.privacy, customerId, deps.clock.now());
     await recordAuditEvent(
       trx,
       {

@@ -8,9 +8,10 @@ import { recordAuditEvent } from "../audit/record-audit-event.js";
 import type { CustomerLookup } from "../customers/get-customer-report.js";
 import { buildCustomerExport, type CustomerExport } from "./customer-export-document.js";
 import { findAccountCustomerId } from "./find-account-customer.js";
+import type { PrivacyDeps } from "./privacy-registry.js";
 
 export async function exportCustomer(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock"> & PrivacyDeps,
   input: { accountId: string; lookup: CustomerLookup; actor: AuditActor },
 ): Promise<CustomerExport | null> {
   const now = deps.clock.now();
@@ -18,7 +19,7 @@ export async function exportCustomer(
   return deps.db.kysely.transaction().execute(async (trx) => {
     const customerId = await findAccountCustomerId(trx, input.accountId, input.lookup);
     if (customerId === null) return null;
-    const document = await buildCustomerExport(trx, customerId, now);
+    const document = await buildCustomerExport(trx, deps.privacy, customerId, now);
     await recordAuditEvent(
       trx,
       {

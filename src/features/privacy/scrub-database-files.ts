@@ -9,7 +9,7 @@
  * answer says so.
  *
  * PostgreSQL: the rows are gone from every query, dump and replica from the commit on; their
- * dead tuples stay in the table files until (auto)vacuum reclaims the space (README).
+ * dead tuples stay in the table files until (auto)vacuum reclaims the space (docs/privacy.md).
  */
 import { sql } from "kysely";
 import type { Db } from "../../db/connect.js";

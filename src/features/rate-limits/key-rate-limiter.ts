@@ -3,7 +3,7 @@
  * (or read) per request. Each key has a fixed window of one minute that starts with its first
  * request; the window's count is compared with the key's limit, and a refused request does not
  * count. Several processes each keep their own windows, so behind a balancer spreading a key's
- * requests over N processes the key can make up to N × the limit (README, Operating Velvet).
+ * requests over N processes the key can make up to N × the limit (docs/operating.md).
  *
  * Memory stays bounded by the keys seen in the last minute: ended windows are swept at most
  * once a minute, in the request that notices it is time.

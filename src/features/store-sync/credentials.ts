@@ -1,12 +1,12 @@
 /**
- * A store's credentials at rest: AES-256-GCM under STORE_TOKEN_KEY, stored as
- * `v1:<iv>:<tag>:<ciphertext>` (base64). The connection's id is the additional authenticated
- * data, so a ciphertext copied onto another connection's row does not decrypt. Only the last 4
+ * A store's credentials at rest, sealed under STORE_TOKEN_KEY by lib/sealer.ts (AES-256-GCM, the
+ * connection's id as additional authenticated data, so a ciphertext copied onto another
+ * connection's row does not decrypt). Only the last 4
  * characters of a token or secret are ever shown (`hintOf`).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.js";
+import { createSealer } from "../../lib/sealer.js";
 
 /**
  * Shopify: a fixed Admin API token (`shpat_…`, an app made in the admin before 2026), or a Dev
@@ -45,33 +45,16 @@ export function requireKey(key: Buffer | null): Buffer {
   return key;
 }
 
+const sealer = createSealer(CredentialsSchema);
+
 export function sealCredentials(key: Buffer, connectionId: string, credentials: Credentials) {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  cipher.setAAD(Buffer.from(connectionId));
-  const sealed = Buffer.concat([
-    cipher.update(JSON.stringify(credentials), "utf8"),
-    cipher.final(),
-  ]);
-  const parts = [iv, cipher.getAuthTag(), sealed].map((b) => b.toString("base64"));
-  return `v1:${parts.join(":")}`;
+  return sealer.seal(key, connectionId, credentials);
 }
 
 /** Throws when the key is wrong (rotated without re-connecting) or the row was tampered with. */
 export function openCredentials(key: Buffer, connectionId: string, sealed: string): Credentials {
-  const [version, iv, tag, data] = sealed.split(":");
-  if (version !== "v1" || iv === undefined || tag === undefined || data === undefined) {
-    throw new Error("stored credentials are not in a known format");
-  }
   try {
-    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64"));
-    decipher.setAAD(Buffer.from(connectionId));
-    decipher.setAuthTag(Buffer.from(tag, "base64"));
-    const text = Buffer.concat([
-      decipher.update(Buffer.from(data, "base64")),
-      decipher.final(),
-    ]).toString("utf8");
-    return CredentialsSchema.parse(JSON.parse(text));
+    return sealer.open(key, connectionId, sealed);
   } catch {
     throw new Error(
       "stored credentials cannot be decrypted with this STORE_TOKEN_KEY: connect the store again",

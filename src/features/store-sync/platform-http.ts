@@ -1,6 +1,6 @@
 /**
- * Outgoing calls to a store platform, through the same SSRF-guarded agent as the chat webhooks
- * (alerts/ssrf-guard.ts): a timeout on every call, no redirect followed, no private address
+ * Outgoing calls to a store platform, through the one outbound client (lib/outbound): the
+ * SSRF-guarded agent, a timeout on every call, no redirect followed, no private address
  * unless WEBHOOKS_ALLOW_PRIVATE=true. Every answer that is not a success becomes a
  * PlatformError saying what the sync should do about it:
  * - `broken`: the credentials were refused or the store is gone (401, 403, 404), the request was
@@ -9,10 +9,9 @@
  * - `wait`: the platform asked us to slow down (429 with Retry-After, Shopify's THROTTLED).
  * - `transient`: anything else (5xx, a timeout, a network error, an unreadable answer).
  */
-import { type Agent, request } from "undici";
+import { excerpt } from "../../lib/excerpt.js";
+import { createOutboundHttp, type OutboundHttp } from "../../lib/outbound/outbound-http.js";
 import { parseRetryAfter } from "../../lib/retry-after.js";
-import { excerpt } from "../alerts/delivery-result.js";
-import { createGuardedAgent, SsrfError } from "../alerts/ssrf-guard.js";
 
 /**
  * `message` is what people see (the Stores page, the CLI); `detail`, when there is one, is what
@@ -59,42 +58,55 @@ export interface PlatformHttpOptions {
 /** A page of 50–100 orders is a few hundred kB; anything far larger is not an orders page. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
-  const agent: Agent = createGuardedAgent({
-    allowPrivate: options.allowPrivate,
-    connectTimeoutMs: options.timeoutMs,
-  });
+/**
+ * The platform calls over the one outbound client (lib/outbound): its value read as what the
+ * sync should do. `outbound` is the process's client when there is one; otherwise one of its own.
+ */
+export function createPlatformHttp(
+  options: PlatformHttpOptions,
+  outbound?: OutboundHttp,
+): PlatformHttp {
+  const http =
+    outbound ??
+    createOutboundHttp({
+      allowPrivate: options.allowPrivate,
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: MAX_BODY_BYTES,
+      userAgent: "Velvet-StoreSync/1",
+    });
 
   async function call(
     url: string,
     init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
     signal: AbortSignal,
   ): Promise<PlatformResponse> {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    try {
-      const res = await request(url, {
-        method: init.method,
-        dispatcher: agent,
-        signal: AbortSignal.any([signal, timeout]),
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-        headers: { "user-agent": "Velvet-StoreSync/1", ...init.headers },
-        body: init.body,
-      });
-      const body = await readCapped(res.body);
-      const response = { status: res.statusCode, headers: res.headers, body };
-      const failure = classifyStatus(response);
-      if (failure !== null) throw new PlatformError(failure);
-      return response;
-    } catch (error) {
-      if (error instanceof PlatformError) throw error;
-      if (signal.aborted) throw error;
-      if (timeout.aborted) throw unreachable(`timed out after ${options.timeoutMs} ms`);
-      throw classifyNetworkError(error);
+    const res = await http.send(
+      { url, ...init, timeoutMs: options.timeoutMs, maxBodyBytes: MAX_BODY_BYTES },
+      signal,
+    );
+    switch (res.kind) {
+      case "answered": {
+        if (res.truncated) throw transient(`the answer is larger than ${MAX_BODY_BYTES} bytes`);
+        const response = { status: res.status, headers: res.headers, body: res.body };
+        const failure = classifyStatus(response);
+        if (failure !== null) throw new PlatformError(failure);
+        return response;
+      }
+      case "refused":
+        throw new PlatformError({
+          kind: "broken",
+          message: NOT_PUBLIC_MESSAGE,
+          detail: res.error,
+          notPublic: true,
+        });
+      case "aborted":
+        throw new PlatformError({ kind: "transient", message: res.error });
+      default:
+        throw unreachable(res.error);
     }
   }
 
-  return { call, close: () => agent.close() };
+  return { call, close: () => (outbound === undefined ? http.close() : Promise.resolve()) };
 }
 
 export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
@@ -120,24 +132,6 @@ export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
   return { kind: "transient", status, message: answer };
 }
 
-function classifyNetworkError(error: unknown): PlatformError {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e instanceof SsrfError)
-      return new PlatformError({
-        kind: "broken",
-        message: NOT_PUBLIC_MESSAGE,
-        detail: e.message,
-        notPublic: true,
-      });
-  }
-  const err = error as { code?: unknown; message?: unknown };
-  const code = typeof err.code === "string" ? err.code : null;
-  const message = typeof err.message === "string" ? err.message : String(error);
-  return unreachable(
-    excerpt(code !== null && !message.includes(code) ? `${code}: ${message}` : message),
-  );
-}
-
 function unreachable(detail: string): PlatformError {
   return new PlatformError({
     kind: "transient",
@@ -149,18 +143,4 @@ function unreachable(detail: string): PlatformError {
 
 export function transient(message: string): PlatformError {
   return new PlatformError({ kind: "transient", message });
-}
-
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      body.destroy();
-      throw transient(`the answer is larger than ${MAX_BODY_BYTES} bytes`);
-    }
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

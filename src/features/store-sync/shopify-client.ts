@@ -74,16 +74,34 @@ export function shopifyEndpoint(shop: string, allowPrivate: boolean): string {
   return `${origin}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
 }
 
+/** The shop as stored: its myshopify.com domain (with private addresses allowed, an origin). */
 export function normalizeShop(shop: string, allowPrivate: boolean): string {
   const s = shop.trim().toLowerCase().replace(/\/+$/, "");
-  shopOrigin(s, allowPrivate);
-  return s.replace(/^https:\/\/(?=[a-z0-9-]+\.myshopify\.com$)/, "");
+  return shopDomain(s) ?? shopOrigin(s, allowPrivate);
+}
+
+/**
+ * The shop's myshopify.com domain from what a merchant pastes: the domain itself, its https://
+ * address (any path), the admin's address (admin.shopify.com/store/<name>/…) or the bare shop
+ * name. Null when it is none of these.
+ */
+export function shopDomain(input: string): string | null {
+  const s = input.trim().toLowerCase();
+  const admin =
+    /^(?:https?:\/\/)?admin\.shopify\.com\/store\/([a-z0-9][a-z0-9-]*)(?:[/?#].*)?$/.exec(s);
+  if (admin) return `${admin[1]}.myshopify.com`;
+  const host = /^(?:https?:\/\/)?([a-z0-9][a-z0-9-]*\.myshopify\.com)(?::443)?(?:[/?#].*)?$/.exec(
+    s,
+  );
+  if (host) return host[1] as string;
+  if (/^[a-z0-9][a-z0-9-]*$/.test(s)) return `${s}.myshopify.com`;
+  return null;
 }
 
 export function shopOrigin(shop: string, allowPrivate: boolean): string {
   const s = shop.trim().toLowerCase().replace(/\/+$/, "");
-  const domain = s.replace(/^https:\/\//, "");
-  if (/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(domain)) return `https://${domain}`;
+  const domain = shopDomain(s);
+  if (domain !== null) return `https://${domain}`;
   if (allowPrivate && /^https?:\/\//.test(s)) {
     try {
       return new URL(s).origin;
@@ -93,7 +111,7 @@ export function shopOrigin(shop: string, allowPrivate: boolean): string {
   }
   throw new AppError(
     "bad_request",
-    `--shop must be the shop's myshopify.com domain, such as acme.myshopify.com (got "${shop}")`,
+    `The shop's address must be its myshopify.com domain, such as acme.myshopify.com, or its name (got "${shop}")`,
   );
 }
 

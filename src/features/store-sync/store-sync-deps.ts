@@ -4,6 +4,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/connect.js";
 import type { JobWakeup } from "../../jobs/job-wakeup.js";
 import type { Clock } from "../../lib/clock.js";
+import type { OutboundHttp } from "../../lib/outbound/outbound-http.js";
 
 export interface StoreSyncDeps {
   db: Db;
@@ -11,4 +12,6 @@ export interface StoreSyncDeps {
   config: Config;
   log: Logger;
   jobs: JobWakeup;
+  /** The process's outbound client (main.ts); without it a sync run makes one of its own. */
+  http?: OutboundHttp;
 }

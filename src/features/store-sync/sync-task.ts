@@ -49,10 +49,13 @@ export function createStoreSyncTask(): TaskDefinition<Payload, StoreSyncDeps> {
     task: STORE_SYNC_TASK,
     payload: Payload,
     async handle(deps, payload, ctx) {
-      const http = createPlatformHttp({
-        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
-        timeoutMs: deps.config.enrichment.timeoutMs,
-      });
+      const http = createPlatformHttp(
+        {
+          allowPrivate: deps.config.alerts.allowPrivateWebhooks,
+          timeoutMs: deps.config.enrichment.timeoutMs,
+        },
+        deps.http,
+      );
       const intervalMs = deps.config.storeSync.intervalMs;
       try {
         const run = await syncConnection(deps, payload.connectionId, { http, signal: ctx.signal });

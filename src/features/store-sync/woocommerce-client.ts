@@ -24,7 +24,7 @@
  */
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.js";
-import { isStandardPort } from "../alerts/ssrf-guard.js";
+import { isStandardPort } from "../../lib/outbound/ssrf-guard.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import type { Credentials } from "./credentials.js";
 import {
@@ -88,13 +88,13 @@ export function normalizeSiteUrl(url: string, allowPrivate: boolean): string {
   } catch {
     throw new AppError(
       "bad_request",
-      `--url must be the store's address, such as https://shop.example (got "${url}")`,
+      `The store's address must be a web address, such as https://shop.example (got "${url}")`,
     );
   }
   if (parsed.protocol !== "https:" && !(allowPrivate && parsed.protocol === "http:")) {
     throw new AppError(
       "bad_request",
-      "--url must start with https://: WooCommerce's consumer key and secret are sent with every request",
+      "The store's address must start with https://: WooCommerce's consumer key and secret are sent with every request",
     );
   }
   if (!allowPrivate && !isStandardPort(parsed.protocol, parsed.port)) {
@@ -103,7 +103,7 @@ export function normalizeSiteUrl(url: string, allowPrivate: boolean): string {
   if (parsed.username || parsed.password || parsed.search || parsed.hash) {
     throw new AppError(
       "bad_request",
-      "--url must be the store's address only, without credentials or a query",
+      "The store's address must be the address only, without a user name, password or query",
     );
   }
   return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}`;

@@ -32,7 +32,7 @@ describe("WooCommerce site address", () => {
     expect(() => normalizeSiteUrl("http://shop.example", false)).toThrow(/must start with https/);
     expect(normalizeSiteUrl("http://127.0.0.1:8080", true)).toBe("http://127.0.0.1:8080");
     expect(() => normalizeSiteUrl("https://ck:cs@shop.example", false)).toThrow(
-      /without credentials/,
+      /without a user name, password or query/,
     );
   });
 });

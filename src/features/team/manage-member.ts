@@ -9,6 +9,7 @@
  * read inside the team lock, not taken from their session.
  */
 import type { Transaction } from "kysely";
+import { rolledBack } from "../../db/rolled-back.js";
 import type { Database } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
@@ -123,17 +124,35 @@ export async function changeRole(
   });
 }
 
+type RemoveInput = { accountId: string; member: MemberRef; actor: TeamActor };
+
+async function removeTarget(trx: Transaction<Database>, input: RemoveInput) {
+  const { target } = await lockedTarget(trx, input);
+  await keepAnOwner(trx, input.accountId, target);
+  const sessionsEnded = await endSessionsOf(trx, target.id);
+  const invitationsEnded = await endInvitationsOf(trx, input.accountId, target.id, null);
+  await trx.deleteFrom("users").where("id", "=", target.id).execute();
+  return { target, sessionsEnded, invitationsEnded };
+}
+
+/** What removing the member would do (or the same refusal), with nothing changed. */
+export function previewRemoveMember(
+  deps: Pick<TeamDeps, "db">,
+  input: RemoveInput,
+): Promise<{ email: string; role: UserRole; sessionsEnded: number }> {
+  return rolledBack(deps.db.kysely, async (trx) => {
+    const { target, sessionsEnded } = await removeTarget(trx, input);
+    return { email: target.email, role: target.role, sessionsEnded };
+  });
+}
+
 export async function removeMember(
   deps: Pick<TeamDeps, "db" | "clock">,
-  input: { accountId: string; member: MemberRef; actor: TeamActor },
+  input: RemoveInput,
 ): Promise<{ email: string; sessionsEnded: number }> {
   const now = deps.clock.now();
   return deps.db.kysely.transaction().execute(async (trx) => {
-    const { target } = await lockedTarget(trx, input);
-    await keepAnOwner(trx, input.accountId, target);
-    const sessionsEnded = await endSessionsOf(trx, target.id);
-    const invitationsEnded = await endInvitationsOf(trx, input.accountId, target.id, null);
-    await trx.deleteFrom("users").where("id", "=", target.id).execute();
+    const { target, sessionsEnded, invitationsEnded } = await removeTarget(trx, input);
     await recordAuditEvent(
       trx,
       {

@@ -5,7 +5,9 @@
  *   (RESET_DEVICE_POLICY) so that requests from elsewhere cannot block it; answered the same way and after the same time whether or not a user has
  *   the address: the lookup and a token are always made, the mail is sent after the answer
  *   (its SMTP round trip never shows in the timing), and the answer is padded to
- *   RESET_ANSWER_MS.
+ *   RESET_ANSWER_MS. Audited with the visitor's address as the actor (whoever typed an e-mail is
+ *   not known to be its owner). Without SMTP no link is made (none could be sent): the request
+ *   is logged for the operator, who prints a link with `velvet user reset-password`.
  * - link: single use, valid 1 hour (RESET_TTL_MS), only its SHA-256 stored; using it sets the
  *   new password (the sign-up rule), ends every session of the user and voids their other links.
  * - issued link: the operator's `velvet user reset-password` (1 hour) and `velvet user add`
@@ -16,7 +18,7 @@ import { AppError } from "../../lib/app-error.js";
 import { hashPassword } from "../accounts/password.js";
 import { passwordProblem } from "../accounts/password-rule.js";
 import type { AuditActor } from "../audit/audit-actor.js";
-import { userActor } from "../audit/audit-actor.js";
+import { userActor, visitorActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { normalizeEmail } from "../orders/email-address.js";
 import {
@@ -64,7 +66,10 @@ export const RESET_DEVICE_POLICY: ThrottlePolicy = {
   maxInFlightPerIp: 1,
 };
 
-export type ResetRequestResult = { kind: "done" } | { kind: "throttled"; retryAfterMs: number };
+/** `mailed`: whether this server can send the link at all (SMTP), the same for every address. */
+export type ResetRequestResult =
+  | { kind: "done"; mailed: boolean }
+  | { kind: "throttled"; retryAfterMs: number };
 
 export async function requestPasswordReset(
   deps: TeamDeps,
@@ -88,26 +93,36 @@ export async function requestPasswordReset(
       .where("users.email_normalized", "=", email)
       .where("accounts.closed_at", "is", null)
       .executeTakeFirst();
+    const mailed = deps.alerts.emailEnabled;
+    if (!mailed) {
+      deps.log.warn(
+        { email, knownUser: user !== undefined, ip: input.ip },
+        "password reset asked for, but this server has no SMTP_URL: no link was sent; give one with `velvet user reset-password --email <email>`",
+      );
+    }
     if (user) {
       await db.transaction().execute(async (trx) => {
-        await insertResetLink(trx, {
-          userId: user.id,
-          tokenHash: token.hash,
-          now,
-          expiresAt: now + RESET_TTL_MS,
-        });
+        if (mailed)
+          await insertResetLink(trx, {
+            userId: user.id,
+            tokenHash: token.hash,
+            now,
+            expiresAt: now + RESET_TTL_MS,
+          });
         await recordAuditEvent(
           trx,
           {
             accountId: user.account_id,
-            actor: userActor(email),
+            actor: visitorActor(input.ip),
             action: "user.password_reset_requested",
             subject: user.id,
-            details: { ip: input.ip },
+            details: { ip: input.ip, linkSent: mailed },
           },
           now,
         );
       });
+    }
+    if (user && mailed) {
       // Sent after the answer: how long the mail server takes must not tell who has an account.
       void sendTeamMail(deps, {
         to: user.email,
@@ -127,7 +142,7 @@ export async function requestPasswordReset(
   }
   const left = RESET_ANSWER_MS - (performance.now() - started);
   if (left > 0) await sleep(left);
-  return { kind: "done" };
+  return { kind: "done", mailed: deps.alerts.emailEnabled };
 }
 
 /** The operator's link for a user (CLI): 1 hour, or `ttlMs` for a new user's first password. */

@@ -1,5 +1,5 @@
 /**
- * Velvet ships the Census ZIP-code income table (`census/`, see the README for its source) and
+ * Velvet ships the Census ZIP-code income table (`census/`, see docs/scoring.md for its source) and
  * loads it into `zip_incomes` whenever that table is empty, at every start of every command, so
  * the affluent-area signal counts on a fresh install with no paid provider key.
  *

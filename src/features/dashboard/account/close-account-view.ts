@@ -1,4 +1,5 @@
 /** Settings → Account: closing the account, confirmed with the owner's password. */
+import { plural } from "../../../lib/plural.js";
 import { pageHead } from "../html/components.js";
 import { field } from "../html/fields.js";
 import { html, type SafeHtml } from "../html/html.js";
@@ -21,7 +22,7 @@ ${pageHead("Account", html`${p.session.accountName} · signed in as ${p.session.
 ${settingsTabs("account", p.session.role)}
 <section class="panel" aria-labelledby="close-title">
   <h2 id="close-title">Close this account</h2>
-  <p>Closing the account cannot be undone. At once, every API key is revoked (your store's orders are refused), everyone is signed out and the logins are removed. Then all ${p.customers.toLocaleString("en-US")} customers are deleted with their orders, enrichment, data sources' answers and alerts, as when you delete one customer's data.</p>
+  <p>Closing the account cannot be undone. At once, every API key is revoked (your store's orders are refused), everyone is signed out and the logins are removed. Then ${p.customers === 1 ? "the 1 customer is" : `all ${plural(p.customers, "customer")} are`} deleted with their orders, enrichment, data sources' answers and alerts, as when you delete one customer's data.</p>
   <p class="muted">Kept: your billing records (each charge's amount, price and month, without the customer) and the audit log.</p>
   <form method="post" action="/settings/account/close" novalidate>
     ${csrfField(p.session)}

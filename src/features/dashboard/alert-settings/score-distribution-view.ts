@@ -62,7 +62,7 @@ export function scoreDistributionPanel(dist: ScoreDistribution, threshold: numbe
     .sort((a, b) => a - b);
   const rows = thresholds.map((t) => {
     const vips = dist.vipsAbove(t);
-    const marks = [t === threshold ? "current" : "", t === suggested ? "about the top 5 %" : ""]
+    const marks = [t === threshold ? "current" : "", t === suggested ? suggestion(dist, t) : ""]
       .filter(Boolean)
       .join(", ");
     return html`<tr${t === threshold ? html` class="current"` : ""}>
@@ -83,4 +83,12 @@ export function scoreDistributionPanel(dist: ScoreDistribution, threshold: numbe
   </table></div>
   <p class="muted small">Counted on the scores customers have now; changing the threshold applies to customers enriched from then on.</p>
 </section>`;
+}
+
+/** How the suggested threshold is labelled: the top 5 %, or, in a small store, its top few. */
+function suggestion(dist: ScoreDistribution, t: number): string {
+  const caught = dist.vipsAbove(t);
+  return caught <= dist.total * SUGGESTED_SHARE
+    ? "about the top 5 %"
+    : `your top ${plural(caught, "customer")}`;
 }

@@ -12,7 +12,12 @@ export interface ScoreDistribution {
   bands: number[];
   /** How many would be VIPs (score above) at each threshold from 0 to 100. */
   vipsAbove(threshold: number): number;
-  /** The lowest threshold at which at most `share` of the customers are VIPs (null with none). */
+  /**
+   * The lowest threshold at which at most `share` of the customers are VIPs and at least one
+   * is; when even one customer is more than that share (a small store), the highest threshold
+   * that still catches someone. Null when no threshold catches anyone (no customer, or every
+   * score 0): a suggestion never catches nobody.
+   */
   thresholdForShare(share: number): number | null;
 }
 
@@ -53,9 +58,12 @@ export function distributionOf(
     bands,
     vipsAbove: (t) => above[Math.min(100, Math.max(0, t))] ?? 0,
     thresholdForShare(share) {
-      if (total === 0) return null;
-      for (let t = 0; t <= 100; t++) if ((above[t] ?? 0) <= total * share) return t;
-      return 100;
+      for (let t = 0; t <= 100; t++) {
+        const caught = above[t] ?? 0;
+        if (caught > 0 && caught <= total * share) return t;
+      }
+      for (let t = 100; t >= 0; t--) if ((above[t] ?? 0) > 0) return t;
+      return null;
     },
   };
 }

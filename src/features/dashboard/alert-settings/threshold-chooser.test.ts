@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from "../../../../test/support/test-app.js
 import { newId } from "../../../lib/ids.js";
 import { OFFLINE_MAX_SCORE } from "../../enrichment/score/weights.js";
 import { distributionOf } from "./score-distribution.js";
+import { scoreDistributionPanel } from "./score-distribution-view.js";
 import { NO_SMTP_NOTICE } from "./test-email.js";
 
 describe("distributionOf", () => {
@@ -33,10 +34,19 @@ describe("distributionOf", () => {
       d.vipsAbove(99),
       d.vipsAbove(100),
     ]).toEqual([7, 6, 3, 2, 0]);
-    // At most 5 % of 10 customers: none, so the lowest such threshold is 100.
-    expect(d.thresholdForShare(0.05)).toBe(100);
+    // At most 5 % of 10 customers is less than one: the highest threshold that still catches
+    // someone (99: the two customers at 100), never 100, which catches nobody.
+    expect(d.thresholdForShare(0.05)).toBe(99);
     expect(d.thresholdForShare(0.3)).toBe(70);
     expect(distributionOf([]).thresholdForShare(0.05)).toBeNull();
+    expect(distributionOf([[0, 4]]).thresholdForShare(0.05)).toBeNull();
+    // One customer scoring 48: "above 47" catches them; "above 48" would catch nobody.
+    const one = distributionOf([[48, 1]]);
+    expect(one.thresholdForShare(0.05)).toBe(47);
+    expect(one.vipsAbove(one.thresholdForShare(0.05) ?? 100)).toBe(1);
+    expect(scoreDistributionPanel(one, 70).toString()).toMatch(
+      /Above 47 <span[^>]*>\(your top 1 customer\)/,
+    );
   });
 });
 

@@ -85,6 +85,9 @@ td.wrap-anywhere { overflow-wrap: anywhere; }
 .notice.success { background: var(--ok-soft); border-color: #a8dcc0; color: #0f5132; }
 .notice.error { background: var(--bad-soft); border-color: #f3b8b2; color: #7a1a12; }
 .notice.info { background: var(--accent-soft); border-color: #d6c8f7; color: #3b1f7a; }
+.notice.warn { background: var(--warn-soft); border-color: #f0c987; color: #5c3b00; }
+fieldset.plain { border: 0; padding: 0; margin: 0; min-width: 0; }
+fieldset.plain:disabled { opacity: .6; }
 .notice > :last-child { margin-bottom: 0; }
 .secret-box { background: var(--panel); border: 2px solid var(--accent); border-radius: var(--radius); padding: 1.1rem; margin-bottom: 1.25rem; }
 .secret-row { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; margin: .5rem 0; }

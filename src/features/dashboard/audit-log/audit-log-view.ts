@@ -47,7 +47,7 @@ ${pager({
   page: audit.page,
   pageSize: audit.pageSize,
   total: audit.total,
-  noun: "events",
+  noun: "event",
   href: (n) => withQuery("/settings/audit", { page: n > 1 ? n : null }),
 })}
 </section>`,

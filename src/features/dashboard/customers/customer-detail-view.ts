@@ -1,6 +1,6 @@
 /** A customer's page: who they are, their enrichment and its explanation, orders and alerts. */
 import { channelCell, deliveryDetails } from "../alerts-log/delivery-view.js";
-import { vipBadge } from "../html/components.js";
+import { sampleBadge, vipBadge } from "../html/components.js";
 import { formatMoney, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page } from "../html/layout.js";
@@ -85,7 +85,7 @@ export function customerDetailView(session: DashboardSession, d: CustomerDetail)
     session,
     section: "customers",
     body: html`<div class="breadcrumb"><a href="/customers">Customers</a> ›</div>
-<div class="page-head"><div><h1>${name} ${vipBadge(d.enrichment?.vip === 1)}</h1><p class="muted">${c.email}</p></div></div>
+<div class="page-head"><div><h1>${name} ${vipBadge(d.enrichment?.vip === 1)} ${sampleBadge(c.sample === 1)}</h1><p class="muted">${c.email}</p></div></div>
 <div class="two-col">
   <div>${enrichmentPanel(d, session.vipThreshold)}${signalsPanel(d)}${orders(d)}${alerts(d)}</div>
   <div>${facts(d)}${profilePanel(d)}${providersPanel(d)}${personalData(session, d)}</div>

@@ -7,6 +7,7 @@ import {
   notice,
   pageHead,
   pager,
+  sampleBadge,
   vipBadge,
   withQuery,
 } from "../html/components.js";
@@ -43,7 +44,7 @@ function filters(q: CustomerListQuery): SafeHtml {
 function row(c: CustomerListRow): SafeHtml {
   const name = `${c.firstName} ${c.lastName}`.trim() || c.email;
   return html`<tr>
-  <td class="primary-cell"><a href="/customers/${c.id}">${name}</a> ${vipBadge(c.vip)}<div class="muted small wrap-anywhere">${c.email}</div></td>
+  <td class="primary-cell"><a href="/customers/${c.id}">${name}</a> ${vipBadge(c.vip)} ${sampleBadge(c.sample)}<div class="muted small wrap-anywhere">${c.email}</div></td>
   <td data-label="Enrichment">${enrichmentBadge(c.status)}</td>
   <td data-label="Score" class="num">${c.score === null ? html`<span class="muted">—</span>` : c.score}</td>
   <td data-label="Orders" class="num">${c.orders}</td>

@@ -19,6 +19,8 @@ export interface CustomerListRow {
   vip: boolean;
   createdAt: number;
   orders: number;
+  /** Generated sample data (Overview → Try it with sample orders). */
+  sample: boolean;
 }
 
 /** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */
@@ -62,6 +64,7 @@ export async function listCustomers(
     "customers.email",
     "customers.enrichment_status",
     "customers.created_at",
+    "customers.sample",
     "enrichments.score",
     "enrichments.vip",
   ]);
@@ -103,6 +106,7 @@ export async function listCustomers(
       vip: r.vip === 1,
       createdAt: r.created_at,
       orders: orderCounts.get(r.id) ?? 0,
+      sample: r.sample === 1,
     })),
   };
 }

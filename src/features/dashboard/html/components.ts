@@ -42,6 +42,11 @@ export function vipBadge(vip: boolean): SafeHtml {
   return vip ? html`<span class="badge vip">VIP</span>` : html``;
 }
 
+/** Marks generated sample data wherever a customer is named. */
+export function sampleBadge(sample: boolean): SafeHtml {
+  return sample ? html`<span class="badge">Sample</span>` : html``;
+}
+
 export const CHANNEL_LABELS = { chat: "Team chat", email: "E-mail" } as const;
 
 export function pageHead(title: string, intro?: SafeHtml | string, aside?: SafeHtml): SafeHtml {

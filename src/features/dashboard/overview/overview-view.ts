@@ -1,11 +1,14 @@
 /** Overview: the store at a glance over 7, 30 or 90 days, or how to get started. */
+
+import { plural } from "../../../lib/plural.js";
+import { atLeast } from "../../team/roles.js";
 import { curlExample } from "../api-access/curl-example.js";
 import { barChart } from "../html/bar-chart.js";
-import { pageHead, vipBadge } from "../html/components.js";
+import { type Notice, notice, pageHead, vipBadge } from "../html/components.js";
 import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { formatCount, formatPercent, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
-import { page } from "../html/layout.js";
+import { csrfField, page } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { type Overview, PERIODS } from "./get-overview.js";
 
@@ -14,6 +17,25 @@ function periodSwitch(current: number): SafeHtml {
     (p) =>
       html`<a href="/?period=${p}"${p === current ? html` aria-current="true"` : ""}>${p} days</a>`,
   )}</nav>`;
+}
+
+/** On an empty store: a generated history to look around with (admins and owners add it). */
+function trySample(session: DashboardSession): SafeHtml {
+  if (!atLeast(session.role, "admin")) return html``;
+  return html`<section class="panel" aria-labelledby="sample-title">
+  <h2 id="sample-title">No orders yet? Try it with sample orders</h2>
+  <p>Velvet adds a generated store history: 60 customers at example addresses across US ZIP codes, with a spread of order values and repeat buyers. They are enriched and scored like real customers, so you see VIPs and why within a minute. Sample customers are marked as sample, never billed and never alerted, and one click removes them.</p>
+  <form method="post" action="/sample-data">${csrfField(session)}<button type="submit">Try it with sample orders</button></form>
+</section>`;
+}
+
+/** While sample data is there: say so, and offer to remove it. */
+function sampleBanner(session: DashboardSession, sampleCustomers: number): SafeHtml {
+  if (sampleCustomers === 0) return html``;
+  const remove = atLeast(session.role, "admin")
+    ? html`<form class="inline" method="post" action="/sample-data/remove">${csrfField(session)}<button type="submit" class="secondary small">Remove sample data</button></form>`
+    : html``;
+  return html`<div class="notice info" role="status" id="sample-data"><p>This store shows sample data: ${plural(sampleCustomers, "generated customer")} at example addresses, not billed and never alerted. ${remove}</p></div>`;
 }
 
 function gettingStarted(o: Overview, publicBaseUrl: string): SafeHtml {
@@ -42,13 +64,14 @@ export function overviewView(
   o: Overview,
   publicBaseUrl: string,
   providers: readonly string[],
+  extra: { sampleCustomers: number; notice: Notice | null } = { sampleCustomers: 0, notice: null },
 ): SafeHtml {
   const body = !o.hasCustomers
-    ? gettingStarted(o, publicBaseUrl)
+    ? html`${trySample(session)}${gettingStarted(o, publicBaseUrl)}`
     : html`<div class="grid">
   ${stat("New customers", formatCount(o.customers), `${formatCount(o.pending)} pending · ${formatCount(o.failed)} failed`)}
   ${stat("VIPs", formatCount(o.vips), `Among new customers, score above ${session.vipThreshold}`)}
-  ${stat("VIP rate", formatPercent(o.vips, o.enriched), `Of ${formatCount(o.enriched)} enriched new customers`)}
+  ${stat("VIP rate", formatPercent(o.vips, o.enriched), `Of ${plural(o.enriched, "enriched new customer")}`)}
   ${stat("Orders", formatCount(o.orders), "Received in the period")}
   ${stat("Enrichments", formatCount(o.enrichmentsCompleted), "Completed in the period")}
 </div>
@@ -74,6 +97,8 @@ export function overviewView(
     session,
     section: "overview",
     body: html`${pageHead("Overview", `${session.accountName}, last ${o.period} days (UTC).`, o.hasCustomers ? periodSwitch(o.period) : undefined)}
+${notice(extra.notice)}
+${sampleBanner(session, extra.sampleCustomers)}
 ${noProvidersNotice(providers, session.vipThreshold)}
 ${body}`,
   });

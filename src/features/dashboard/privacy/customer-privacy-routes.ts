@@ -8,6 +8,7 @@ import type { Deps } from "../../../deps.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { eraseCustomer } from "../../privacy/erase-customer.js";
 import { exportCustomer } from "../../privacy/export-customer.js";
+import type { PrivacyDeps } from "../../privacy/privacy-registry.js";
 import { getCustomerDetail } from "../customers/get-customer-detail.js";
 import type { Notice } from "../html/components.js";
 import { sendNotFoundPage } from "../html/error-pages.js";
@@ -22,7 +23,10 @@ export const CUSTOMER_ERASED_NOTICE: Notice = {
 
 type WithCustomer = { Params: { customerId: string } };
 
-export function registerCustomerPrivacyRoutes(app: FastifyInstance, deps: Deps): void {
+export function registerCustomerPrivacyRoutes(
+  app: FastifyInstance,
+  deps: Deps & PrivacyDeps,
+): void {
   app.get<WithCustomer>("/customers/:customerId/delete", pageOptions, async (request, reply) => {
     const session = sessionOf(request);
     const detail = await getCustomerDetail(
@@ -66,7 +70,7 @@ export function registerCustomerPrivacyRoutes(app: FastifyInstance, deps: Deps):
         .header("content-type", "application/json; charset=utf-8")
         .header(
           "content-disposition",
-          `attachment; filename="velvet-customer-${document.customer.customerId}.json"`,
+          `attachment; filename="velvet-customer-${request.params.customerId}.json"`,
         )
         .send(`${JSON.stringify(document, null, 2)}\n`);
     },

@@ -152,6 +152,12 @@ for (const engine of ENGINES) {
       expect(actions).toEqual(
         expect.arrayContaining(["user.password_reset_requested", "user.password_reset"]),
       );
+      // The request's actor is whoever asked, by address: not the owner whose e-mail they typed.
+      const requested = (await audit(accountId)).find(
+        (e) => e.action === "user.password_reset_requested",
+      );
+      expect(requested?.actor).toMatch(/^visitor from .+ \(not signed in\)$/);
+      expect(requested?.actor).not.toContain(email);
       expect(JSON.stringify(await audit(accountId))).not.toContain(token);
     });
 
@@ -230,6 +236,42 @@ for (const engine of ENGINES) {
         });
       expect(await signedIn(other)).toBe(true);
       expect(await signedIn(browser)).toBe(true);
+    });
+  });
+}
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`forgot password without SMTP on ${engine.name}`, () => {
+    let app: TestApp;
+    beforeAll(async () => {
+      app = await startTestApp(engine);
+    });
+    afterAll(() => app?.close());
+
+    it("says no link was sent and to ask the operator, makes no link, and notes the request", async () => {
+      const { email, accountId } = await signInNewAccount(app);
+      for (const address of [email, "nobody-here@example.com"]) {
+        const visitor = new HttpBrowser(app.url);
+        const res = await visitor.submit("/password/forgot", "/password/forgot", {
+          email: address,
+        });
+        expect(res.status).toBe(200);
+        const page = await res.text();
+        expect(page).toContain("cannot send e-mail, so no link was sent");
+        expect(page).toContain("velvet user reset-password");
+        expect(page).not.toContain("on its way");
+      }
+      expect(await app.deps.db.kysely.selectFrom("password_resets").selectAll().execute()).toEqual(
+        [],
+      );
+      const events = await app.deps.db.kysely
+        .selectFrom("audit_events")
+        .select(["action", "actor", "details"])
+        .where("account_id", "=", accountId)
+        .where("action", "=", "user.password_reset_requested")
+        .execute();
+      expect(events).toHaveLength(1);
+      expect(JSON.parse(events[0]?.details ?? "{}")).toMatchObject({ linkSent: false });
     });
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Settings → Integrations → Stores over HTTP, on both engines: connecting through the form
- * (credentials checked by the fake Shopify first, never shown back), a broken connection shown
+ * (credentials checked by the fake Shopify first; a refused form comes back filled in, and a
+ * saved token is never shown again but for its last 4), a broken connection shown
  * with its error, pause/resume/disconnect with audit events, CSRF and account isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ import {
   shopifyOrder,
   startFakeShopify,
 } from "../../../../test/fakes/shopify-admin.js";
-import { ENGINES } from "../../../../test/support/databases.js";
+import { ENGINES, sqliteEngine } from "../../../../test/support/databases.js";
 import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { runSync, STORE_SYNC_ENV } from "../../../../test/support/store-sync.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
@@ -50,8 +51,10 @@ for (const engine of ENGINES) {
       expect(wrong.status).toBe(400);
       const wrongHtml = await wrong.text();
       expect(wrongHtml).toContain("Shopify did not accept the connection");
-      expect(wrongHtml).not.toContain("shpat_wrong_token_9876");
+      // The form is kept as it was sent: nothing to paste again.
+      expect(wrongHtml).toContain('value="shpat_wrong_token_9876"');
       expect(wrongHtml).toContain(`value="${shopify.shop}"`);
+      expect(wrongHtml).not.toContain('id="no-store-key"');
 
       const ok = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
         shop: shopify.shop,
@@ -148,3 +151,48 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe("the Stores page without STORE_TOKEN_KEY, and a store that cannot be reached", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(sqliteEngine);
+  });
+  afterAll(() => app?.close());
+
+  it("says before anyone types that connecting needs STORE_TOKEN_KEY, and disables the forms", async () => {
+    const { browser } = await signInNewAccount(app);
+    const { html } = await browser.page(STORES_PATH);
+    expect(html).toContain('id="no-store-key"');
+    expect(html).toContain("STORE_TOKEN_KEY");
+    expect(html.match(/<fieldset class="plain" disabled>/g)).toHaveLength(2);
+    const refused = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
+      shop: "acme",
+      token: "shpat_something",
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Connecting a store needs STORE_TOKEN_KEY");
+  });
+});
+
+describe("an unreachable store, in the merchant's words", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(sqliteEngine, { env: STORE_SYNC_ENV });
+  });
+  afterAll(() => app?.close());
+
+  it("says the store could not be reached without the resolver's error codes, and keeps the form", async () => {
+    const { browser } = await signInNewAccount(app);
+    const res = await browser.submit(STORES_PATH, `${STORES_PATH}/woocommerce`, {
+      url: "https://no-such-store.invalid",
+      key: "ck_abc",
+      secret: "cs_def",
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("The WooCommerce store could not be reached to check the credentials");
+    expect(html).not.toMatch(/getaddrinfo|ENOTFOUND|EAI_AGAIN/);
+    expect(html).toContain('value="https://no-such-store.invalid"');
+    expect(html).toContain('value="cs_def"');
+  });
+});

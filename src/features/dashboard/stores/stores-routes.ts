@@ -53,6 +53,7 @@ async function render(
       session,
       connections,
       syncIntervalSeconds: deps.config.storeSync.intervalMs / 1000,
+      canConnect: deps.config.storeSync.tokenKey !== null,
       ...extra,
     }),
     status,
@@ -77,12 +78,24 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
       const session = sessionOf(request);
       const body = request.body;
       const days = formField(body, `${form}-backfill`);
-      // Sent back into the form on a refusal: never the token or the secret.
+      // Sent back into the form on a refusal, so nothing has to be pasted again (the page is
+      // no-store, for this session only, over the same connection the merchant sent it on).
       const field = (name: string) => formField(body, name).trim();
       const values: Record<string, string> =
         form === "shopify"
-          ? { shop: formField(body, "shop"), clientId: field("client_id"), backfillDays: days }
-          : { url: formField(body, "url"), key: formField(body, "key"), backfillDays: days };
+          ? {
+              shop: formField(body, "shop"),
+              clientId: field("client_id"),
+              clientSecret: field("client_secret"),
+              token: field("token"),
+              backfillDays: days,
+            }
+          : {
+              url: formField(body, "url"),
+              key: formField(body, "key"),
+              secret: formField(body, "secret"),
+              backfillDays: days,
+            };
       const refuse = (error: string) =>
         render(deps, reply, session, { notice: null, refused: { form, values, error } }, 400);
       let credentials: Credentials;

@@ -16,9 +16,17 @@ export interface StoresProps {
   session: DashboardSession;
   connections: ConnectionView[];
   notice: Notice | null;
-  /** The form that was sent and refused, its values (never the secrets) and its error. */
+  /** The form that was sent and refused, its values (the secrets too: nothing is retyped). */
   refused?: { form: ConnectForm; values: Record<string, string>; error: string };
   syncIntervalSeconds: number;
+  /** False when the server has no STORE_TOKEN_KEY: connecting is refused, said before typing. */
+  canConnect: boolean;
+}
+
+/** Said at the top of the page, before anyone types a token, when connecting cannot work. */
+function noKeyNotice(canConnect: boolean): SafeHtml {
+  if (canConnect) return html``;
+  return html`<div class="notice warn" role="status" id="no-store-key"><p><strong>Connecting a store is not possible on this server yet.</strong> Velvet keeps store credentials encrypted and needs a key for that, which the person who runs Velvet sets: <code>STORE_TOKEN_KEY</code>, 32 random bytes (<code>openssl rand -base64 32</code>), the same on every Velvet process, then a restart. Until then the forms below are disabled.</p></div>`;
 }
 
 const STATES: Record<StoreConnectionState, { label: string; cls: string }> = {
@@ -27,11 +35,11 @@ const STATES: Record<StoreConnectionState, { label: string; cls: string }> = {
   broken: { label: "Broken", cls: "bad" },
 };
 
-/** Integrations has two pages: API Access (push) and Stores (pull). */
-export function integrationsNav(active: "api" | "stores"): SafeHtml {
-  const link = (key: "api" | "stores", href: string, label: string) =>
+/** Integrations has three pages: API Access (push), Stores (pull), Destinations (hand on). */
+export function integrationsNav(active: "api" | "stores" | "destinations"): SafeHtml {
+  const link = (key: "api" | "stores" | "destinations", href: string, label: string) =>
     html`<a href="${href}"${key === active ? html` aria-current="page"` : ""}>${label}</a>`;
-  return html`<nav class="subnav" aria-label="Integrations">${link("api", "/settings/integrations", "API Access")}${link("stores", STORES_PATH, "Stores")}</nav>`;
+  return html`<nav class="subnav" aria-label="Integrations">${link("api", "/settings/integrations", "API Access")}${link("stores", STORES_PATH, "Stores")}${link("destinations", "/settings/integrations/destinations", "Destinations")}</nav>`;
 }
 
 function action(
@@ -93,26 +101,26 @@ function connectForms(p: StoresProps): SafeHtml {
   <div class="panel-head"><h2 id="connect-shopify-title">Connect a Shopify store</h2></div>
   <p class="muted">In Shopify's Dev Dashboard: create an app; in its version, give it the <code>read_orders</code>, <code>read_customers</code> and <code>read_all_orders</code> scopes; request access to protected customer data (name, email, phone, address); install it on your shop; then copy its client id and secret from the app's Settings.</p>
   ${error("shopify")}
-  <form method="post" action="${STORES_PATH}/shopify">${csrfField(p.session)}
-    ${field({ name: "shop", label: "Shop domain", value: shopify.shop ?? "", placeholder: "acme.myshopify.com", required: true, autocomplete: "off" })}
+  <form method="post" action="${STORES_PATH}/shopify">${csrfField(p.session)}<fieldset class="plain"${p.canConnect ? "" : html` disabled`}><legend class="visually-hidden">Shopify store</legend>
+    ${field({ name: "shop", label: "Shop domain", value: shopify.shop ?? "", placeholder: "acme.myshopify.com", required: true, autocomplete: "off", help: "acme.myshopify.com, just acme, or the address of your Shopify admin: any of them works." })}
     ${field({ name: "client_id", label: "Client ID", value: shopify.clientId ?? "", autocomplete: "off" })}
-    ${field({ name: "client_secret", label: "Client secret", type: "password", autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again. Velvet gets and renews the app's access token itself." })}
-    ${field({ name: "token", label: "Or: Admin API access token", type: "password", autocomplete: "off", help: "Only for an app made in the Shopify admin before 2026 (shpat_…); leave the client id and secret empty." })}
+    ${field({ name: "client_secret", label: "Client secret", type: "password", value: shopify.clientSecret ?? "", autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again. Velvet gets and renews the app's access token itself." })}
+    ${field({ name: "token", label: "Or: Admin API access token", type: "password", value: shopify.token ?? "", autocomplete: "off", help: "Only for an app made in the Shopify admin before 2026 (shpat_…); leave the client id and secret empty." })}
     ${backfillField(shopify, "shopify")}
     <button type="submit">Connect Shopify</button>
-  </form>
+  </fieldset></form>
 </section>
 <section class="panel" aria-labelledby="connect-woo-title">
   <div class="panel-head"><h2 id="connect-woo-title">Connect a WooCommerce store</h2></div>
   <p class="muted">In WordPress: WooCommerce › Settings › Advanced › REST API › Add key, with <strong>Read</strong> permission. The store must be served over HTTPS.</p>
   ${error("woocommerce")}
-  <form method="post" action="${STORES_PATH}/woocommerce">${csrfField(p.session)}
+  <form method="post" action="${STORES_PATH}/woocommerce">${csrfField(p.session)}<fieldset class="plain"${p.canConnect ? "" : html` disabled`}><legend class="visually-hidden">WooCommerce store</legend>
     ${field({ name: "url", label: "Store address", type: "url", value: woo.url ?? "", placeholder: "https://shop.example", required: true, autocomplete: "off" })}
     ${field({ name: "key", label: "Consumer key", value: woo.key ?? "", placeholder: "ck_…", required: true, autocomplete: "off" })}
-    ${field({ name: "secret", label: "Consumer secret", type: "password", required: true, autocomplete: "off" })}
+    ${field({ name: "secret", label: "Consumer secret", type: "password", value: woo.secret ?? "", required: true, autocomplete: "off" })}
     ${backfillField(woo, "woocommerce")}
     <button type="submit">Connect WooCommerce</button>
-  </form>
+  </fieldset></form>
 </section>`;
 }
 
@@ -125,6 +133,7 @@ export function storesView(p: StoresProps): SafeHtml {
 ${pageHead("Stores", `Velvet reads your store's orders itself, every ${p.syncIntervalSeconds} seconds: no code to write.`)}
 ${settingsTabs("integrations", p.session.role)}
 ${integrationsNav("stores")}
+${noKeyNotice(p.canConnect)}
 ${notice(p.notice)}
 <section class="panel" aria-labelledby="connections-title">
   <div class="panel-head"><h2 id="connections-title">Connected stores</h2></div>

@@ -15,7 +15,14 @@ import { readCookie } from "../http/cookies.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
 import { loginCsrfToken, verifyLoginCsrf } from "../session/guards.js";
-import { acceptView, FORGOT_SENT, forgotView, linkGoneView, resetView } from "./password-views.js";
+import {
+  acceptView,
+  FORGOT_NO_MAIL,
+  FORGOT_SENT,
+  forgotView,
+  linkGoneView,
+  resetView,
+} from "./password-views.js";
 
 type WithToken = { Querystring: { token?: string } };
 const tokenOf = (q: { token?: string }) => (typeof q.token === "string" ? q.token : "");
@@ -41,7 +48,10 @@ export function registerPasswordResetRoutes(app: FastifyInstance, deps: Deps & A
         forgotView({ csrfToken, email, notice: throttled(reply, result.retryAfterMs) }),
         429,
       );
-    return sendPage(reply, forgotView({ csrfToken, notice: FORGOT_SENT }));
+    return sendPage(
+      reply,
+      forgotView({ csrfToken, notice: result.mailed ? FORGOT_SENT : FORGOT_NO_MAIL }),
+    );
   });
 
   app.get<WithToken>(RESET_PATH, async (request, reply) => {

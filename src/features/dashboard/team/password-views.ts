@@ -28,6 +28,11 @@ ${notice(p.notice)}
 }
 
 /** The one answer to every reset request, whether or not the address has an account. */
+export const FORGOT_NO_MAIL: Notice = {
+  kind: "info",
+  text: "This Velvet server cannot send e-mail, so no link was sent. Ask the person who runs this Velvet server for a link: they can print one for your address with velvet user reset-password. Your request was noted for them.",
+};
+
 export const FORGOT_SENT: Notice = {
   kind: "info",
   text: "If an account uses this address, a link to choose a new password is on its way; it works for one hour. No e-mail? Check spam, or ask the operator of this Velvet server for a link (velvet user reset-password).",

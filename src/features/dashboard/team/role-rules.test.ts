@@ -16,6 +16,8 @@ import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { connect, STORE_SYNC_ENV } from "../../../../test/support/store-sync.js";
 import { addMember } from "../../../../test/support/team.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
+import { systemActor } from "../../audit/audit-actor.js";
+import { addDestination } from "../../destinations/add-destination.js";
 import { registerDashboard } from "../dashboard-plugin.js";
 import { DEFAULT_ACCESS, FORBIDDEN_MESSAGE, type RouteAccess } from "../session/role-guard.js";
 
@@ -110,6 +112,7 @@ for (const engine of ENGINES) {
             .orderBy("id")
             .execute(),
           customers: await db.selectFrom("customers").select("id").orderBy("id").execute(),
+          destinations: await db.selectFrom("destinations").select("id").orderBy("id").execute(),
           stores: await db
             .selectFrom("store_connections")
             .select(["id", "state", "credentials"])
@@ -172,6 +175,15 @@ for (const engine of ENGINES) {
           .where("role", "=", "owner")
           .executeTakeFirstOrThrow();
         params.userId = ownerRow.id;
+        // A destination, so its log opens for an admin and its actions have a row to leave alone.
+        const destination = await addDestination(app.deps, {
+          accountId,
+          kind: "webhook",
+          fields: { url: "https://hooks.example.com/velvet" },
+          actor: systemActor("test"),
+        });
+        params.destinationId = destination.destinationId;
+        params.deliveryId = destination.destinationId;
         // A connected shop, so pause/resume/disconnect have a real row to leave alone.
         params.id = await connect(app.deps, {
           accountId,

@@ -6,11 +6,14 @@
  * carry a total (the customer's own order included; store-order-window.ts reads and keeps them):
  * recent prices are the relevant yardstick, and the window bounds the cost (an index walk on
  * (store_id, created_at, id), never a scan of a large store's whole history). Below MIN_STORE_ORDERS
- * the rank means little, so it is not computed.
+ * the store's own rank means little: a USD order is then ranked against typical online orders
+ * (order-value-prior.ts) until the store has its own, so the signal works from the first order;
+ * other currencies wait for the store's own orders.
  */
 import { type Kysely, sql } from "kysely";
 import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
+import { priorPercentile } from "./order-value-prior.js";
 import { countBelowAndEqual, type StoreWindows } from "./store-order-window.js";
 
 export const MIN_STORE_ORDERS = 20;
@@ -24,6 +27,14 @@ export type StoreRank =
       percentile: number;
       storeOrders: number;
       currency: string;
+    }
+  | {
+      kind: "prior";
+      /** Percentile rank 0–100 (one decimal) among typical online orders (USD only). */
+      percentile: number;
+      storeOrders: number;
+      minimum: number;
+      currency: "USD";
     }
   | { kind: "too_few_orders"; storeOrders: number; minimum: number; currency: string }
   | { kind: "no_order" };
@@ -75,6 +86,15 @@ export async function rankInStore(
   if (order.kind === "none") return { kind: "no_order" };
   const totals = await windows.read(db, storeId, order.currency, now);
   const n = totals.length;
+  if (n < MIN_STORE_ORDERS && order.currency === "USD") {
+    return {
+      kind: "prior",
+      percentile: priorPercentile(Number(order.total)),
+      storeOrders: n,
+      minimum: MIN_STORE_ORDERS,
+      currency: "USD",
+    };
+  }
   if (n < MIN_STORE_ORDERS) {
     return {
       kind: "too_few_orders",

@@ -8,7 +8,7 @@ import type { Config, ProviderSettings } from "../../../config.js";
 import { createEnrichLayerProvider } from "./enrichlayer.js";
 import { createFullContactProvider } from "./fullcontact.js";
 import { createGravatarProvider } from "./gravatar.js";
-import type { FetchLike } from "./http-call.js";
+import { createProviderHttp, type FetchLike } from "./http-call.js";
 import { createPdlProvider } from "./pdl.js";
 import type { EnrichmentProvider, ProviderName } from "./provider.js";
 import {
@@ -46,7 +46,8 @@ export function createProviders(
   settings: Config["enrichment"],
   deps: CreateProvidersDeps = {},
 ): ResilientProvider[] {
-  const common = { fetch: deps.fetch, now: deps.now };
+  // One outbound client for every provider of this thread (lib/outbound/outbound-http.ts).
+  const common = { fetch: deps.fetch, now: deps.now, http: createProviderHttp() };
   const adapter = (name: ProviderName): EnrichmentProvider => {
     switch (name) {
       case "pdl":

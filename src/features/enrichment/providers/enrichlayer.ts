@@ -8,7 +8,15 @@
  * Docs: https://enrichlayer.com/docs/api/v2/contact-api/reverse-email-lookup
  */
 import { z } from "zod";
-import { classifyStatus, type FetchLike, isAnswer, parseBody, send } from "./http-call.js";
+import type { OutboundHttp } from "../../../lib/outbound/outbound-http.js";
+import {
+  classifyStatus,
+  createProviderHttp,
+  type FetchLike,
+  isAnswer,
+  parseBody,
+  send,
+} from "./http-call.js";
 import { compactFragment, optCount, optText, social, socialList } from "./profile-fields.js";
 import type {
   EnrichmentProvider,
@@ -22,6 +30,8 @@ export interface EnrichLayerSettings {
   apiKey: string;
   baseUrl: string;
   fetch?: FetchLike;
+  /** The thread's shared outbound client (createProviders); without it the adapter builds one. */
+  http?: OutboundHttp;
   now?: () => number;
 }
 
@@ -67,6 +77,7 @@ const ReverseEmailResult = z.looseObject({
 export type EnrichLayerResult = z.output<typeof ReverseEmailResult>;
 
 export function createEnrichLayerProvider(settings: EnrichLayerSettings): EnrichmentProvider {
+  const via = { fetch: settings.fetch, http: settings.http ?? createProviderHttp() };
   const now = settings.now ?? Date.now;
   return {
     name: "enrichlayer",
@@ -76,12 +87,7 @@ export function createEnrichLayerProvider(settings: EnrichLayerSettings): Enrich
       url.searchParams.set("lookup_depth", "deep");
       url.searchParams.set("enrich_profile", "enrich");
       const headers = { authorization: `Bearer ${settings.apiKey}` };
-      const answer = await send(
-        "enrichlayer",
-        { url: url.toString(), headers },
-        signal,
-        settings.fetch,
-      );
+      const answer = await send("enrichlayer", { url: url.toString(), headers }, signal, via);
       if (!isAnswer(answer)) return answer;
       if (answer.status === 403) {
         const error = "HTTP 403: out of credits";

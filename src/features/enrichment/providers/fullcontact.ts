@@ -10,7 +10,15 @@
  * Docs: https://docs.fullcontact.com/docs/multi-field-request
  */
 import { z } from "zod";
-import { classifyStatus, type FetchLike, isAnswer, parseBody, send } from "./http-call.js";
+import type { OutboundHttp } from "../../../lib/outbound/outbound-http.js";
+import {
+  classifyStatus,
+  createProviderHttp,
+  type FetchLike,
+  isAnswer,
+  parseBody,
+  send,
+} from "./http-call.js";
 import {
   compactFragment,
   domainFromWebsite,
@@ -33,6 +41,8 @@ export interface FullContactSettings {
   apiKey: string;
   baseUrl: string;
   fetch?: FetchLike;
+  /** The thread's shared outbound client (createProviders); without it the adapter builds one. */
+  http?: OutboundHttp;
   now?: () => number;
 }
 
@@ -74,6 +84,7 @@ const PersonResponse = z.looseObject({
 export type FullContactPerson = z.output<typeof PersonResponse>;
 
 export function createFullContactProvider(settings: FullContactSettings): EnrichmentProvider {
+  const via = { fetch: settings.fetch, http: settings.http ?? createProviderHttp() };
   const now = settings.now ?? Date.now;
   return {
     name: "fullcontact",
@@ -84,7 +95,7 @@ export function createFullContactProvider(settings: FullContactSettings): Enrich
         headers: { authorization: `Bearer ${settings.apiKey}` },
         json: { email: query.email.trim() },
       };
-      const answer = await send("fullcontact", request, signal, settings.fetch);
+      const answer = await send("fullcontact", request, signal, via);
       if (!isAnswer(answer)) return answer;
       if (answer.status === 202) {
         const retryAfterMs =

@@ -7,7 +7,15 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { classifyStatus, type FetchLike, isAnswer, parseBody, send } from "./http-call.js";
+import type { OutboundHttp } from "../../../lib/outbound/outbound-http.js";
+import {
+  classifyStatus,
+  createProviderHttp,
+  type FetchLike,
+  isAnswer,
+  parseBody,
+  send,
+} from "./http-call.js";
 import { compactFragment, optText, social, socialList } from "./profile-fields.js";
 import type {
   EnrichmentProvider,
@@ -21,6 +29,8 @@ export interface GravatarSettings {
   apiKey: string | null;
   baseUrl: string;
   fetch?: FetchLike;
+  /** The thread's shared outbound client (createProviders); without it the adapter builds one. */
+  http?: OutboundHttp;
   now?: () => number;
 }
 
@@ -48,6 +58,7 @@ export function gravatarHash(email: string): string {
 }
 
 export function createGravatarProvider(settings: GravatarSettings): EnrichmentProvider {
+  const via = { fetch: settings.fetch, http: settings.http ?? createProviderHttp() };
   const now = settings.now ?? Date.now;
   return {
     name: "gravatar",
@@ -55,7 +66,7 @@ export function createGravatarProvider(settings: GravatarSettings): EnrichmentPr
       const url = `${settings.baseUrl}/v3/profiles/${gravatarHash(query.email)}`;
       const headers: Record<string, string> =
         settings.apiKey === null ? {} : { authorization: `Bearer ${settings.apiKey}` };
-      const answer = await send("gravatar", { url, headers }, signal, settings.fetch);
+      const answer = await send("gravatar", { url, headers }, signal, via);
       if (!isAnswer(answer)) return answer;
       if (answer.status !== 200) return classifyStatus("gravatar", answer, now());
       const parsed = parseBody("gravatar", answer, GravatarProfile);

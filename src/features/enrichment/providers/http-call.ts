@@ -18,8 +18,8 @@
  * A malformed 2xx is permanent because asking again returns the same body; the caller scores
  * the customer on the other providers and the raw text is kept for the audit trail.
  */
-import { request as undiciRequest } from "undici";
 import type { z } from "zod";
+import { createOutboundHttp, type OutboundHttp } from "../../../lib/outbound/outbound-http.js";
 import type { PermanentCause, ProviderName, ProviderResult } from "./provider.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 
@@ -43,17 +43,37 @@ export type FetchLike = typeof fetch;
 const MAX_ERROR_TEXT = 300;
 
 /**
- * Sends the request; a network failure, timeout or abort comes back as a `transient` result.
- * Without a `fetchImpl` the request goes through undici's `request`: a fraction of fetch's CPU
- * and memory per call (no WHATWG Request/Response/stream objects), which matters at hundreds of
- * lookups a second. Like `redirect: "manual"`, it never follows a redirect: a provider never
- * redirects an API call, and following one could leak the key elsewhere.
+ * The outbound client providers share (lib/outbound/outbound-http.ts), one per provider thread
+ * (createProviders builds it): no redirect followed (a provider never redirects an API call, and
+ * following one could leak the key), the body capped, every failure a value. Provider addresses
+ * are the operator's configuration, not users' input, so private addresses are allowed (a proxy,
+ * the test fakes); the deadline that counts is the resilience layer's signal.
  */
+export function createProviderHttp(): OutboundHttp {
+  return createOutboundHttp({
+    allowPrivate: true,
+    timeoutMs: PROVIDER_HTTP_TIMEOUT_MS,
+    maxBodyBytes: MAX_PROVIDER_BODY_BYTES,
+    userAgent: "Velvet/1",
+  });
+}
+
+/** Far above any provider's answer (a few kB): a body cut here is malformed, not parsed. */
+const MAX_PROVIDER_BODY_BYTES = 4 * 1024 * 1024;
+const PROVIDER_HTTP_TIMEOUT_MS = 60_000;
+
+/** How a provider's requests go out: the shared client, or a fetch (tests of the adapters). */
+export interface ProviderTransport {
+  http?: OutboundHttp;
+  fetch?: FetchLike;
+}
+
+/** Sends the request; a network failure, timeout or abort comes back as a `transient` result. */
 export async function send(
   provider: ProviderName,
   request: HttpRequest,
   signal: AbortSignal,
-  fetchImpl?: FetchLike,
+  via: ProviderTransport & { http: OutboundHttp },
 ): Promise<HttpAnswer | ProviderResult> {
   const headers = {
     accept: "application/json",
@@ -62,29 +82,32 @@ export async function send(
   };
   const method = request.method ?? "GET";
   const body = request.json === undefined ? undefined : JSON.stringify(request.json);
+  if (via.fetch === undefined) {
+    const res = await via.http.send({ url: request.url, method, headers, body }, signal);
+    if (res.kind !== "answered") return failedExchange(provider, new Error(res.error), signal);
+    const parsed = parseJson(res.body);
+    return {
+      status: res.status,
+      headers: toHeaders(res.headers),
+      body: parsed.body,
+      isJson: parsed.isJson,
+    };
+  }
   try {
-    let status: number;
-    let answerHeaders: Headers;
-    let text: string;
-    if (fetchImpl === undefined) {
-      const response = await undiciRequest(request.url, { method, headers, body, signal });
-      status = response.statusCode;
-      answerHeaders = toHeaders(response.headers);
-      text = await response.body.text();
-    } else {
-      const response = await fetchImpl(request.url, {
-        method,
-        headers,
-        body,
-        redirect: "manual",
-        signal,
-      });
-      status = response.status;
-      answerHeaders = response.headers;
-      text = await response.text();
-    }
-    const parsed = parseJson(text);
-    return { status, headers: answerHeaders, body: parsed.body, isJson: parsed.isJson };
+    const response = await via.fetch(request.url, {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+      signal,
+    });
+    const parsed = parseJson(await response.text());
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: parsed.body,
+      isJson: parsed.isJson,
+    };
   } catch (error) {
     return failedExchange(provider, error, signal);
   }

@@ -6,7 +6,15 @@
  * Docs: https://docs.peopledatalabs.com/docs/output-response-person-enrichment-api
  */
 import { z } from "zod";
-import { classifyStatus, type FetchLike, isAnswer, parseBody, send } from "./http-call.js";
+import type { OutboundHttp } from "../../../lib/outbound/outbound-http.js";
+import {
+  classifyStatus,
+  createProviderHttp,
+  type FetchLike,
+  isAnswer,
+  parseBody,
+  send,
+} from "./http-call.js";
 import {
   compactFragment,
   domainFromWebsite,
@@ -29,6 +37,8 @@ export interface PdlSettings {
   apiKey: string;
   baseUrl: string;
   fetch?: FetchLike;
+  /** The thread's shared outbound client (createProviders); without it the adapter builds one. */
+  http?: OutboundHttp;
   now?: () => number;
 }
 
@@ -62,6 +72,7 @@ const PdlResponse = z.looseObject({
 export type PdlPerson = z.output<typeof PdlPerson>;
 
 export function createPdlProvider(settings: PdlSettings): EnrichmentProvider {
+  const via = { fetch: settings.fetch, http: settings.http ?? createProviderHttp() };
   const now = settings.now ?? Date.now;
   return {
     name: "pdl",
@@ -70,7 +81,7 @@ export function createPdlProvider(settings: PdlSettings): EnrichmentProvider {
       url.searchParams.set("email", query.email.trim());
       url.searchParams.set("titlecase", "true");
       const headers = { "x-api-key": settings.apiKey };
-      const answer = await send("pdl", { url: url.toString(), headers }, signal, settings.fetch);
+      const answer = await send("pdl", { url: url.toString(), headers }, signal, via);
       if (!isAnswer(answer)) return answer;
       if (answer.status !== 200) return classifyStatus("pdl", answer, now());
       const parsed = parseBody("pdl", answer, PdlResponse);

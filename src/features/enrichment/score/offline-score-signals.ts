@@ -1,5 +1,7 @@
 /** The score lines that come from the offline signals (order, store history, e-mail, area). */
+
 import { isDecimalString, toMicros } from "../../../lib/decimal.js";
+import { plural } from "../../../lib/plural.js";
 import type { AreaIncome, OfflineSignals } from "../offline-signals.js";
 import type { ScoreSignal } from "./score-signal.js";
 import {
@@ -58,8 +60,14 @@ function storeRank({ storeRank: rank }: OfflineSignals): ScoreSignal {
     case "too_few_orders":
       return {
         ...base,
-        value: `store has ${rank.storeOrders} ${rank.currency} orders, ${rank.minimum} needed`,
+        value: `store has ${plural(rank.storeOrders, `${rank.currency} order`)}, ${rank.minimum} needed`,
         points: 0,
+      };
+    case "prior":
+      return {
+        ...base,
+        value: `${rank.percentile} among typical online orders (store has ${plural(rank.storeOrders, "USD order")}, ${rank.minimum} for its own)`,
+        points: bandPoints(rank.percentile, STORE_PERCENTILE_BANDS),
       };
     case "ranked":
       return {

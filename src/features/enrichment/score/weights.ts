@@ -1,5 +1,5 @@
 /**
- * Every weight of the VIP score, in one place. The README ("The VIP score") is the same table in prose; keep
+ * Every weight of the VIP score, in one place. docs/scoring.md ("The VIP score") is the same table in prose; keep
  * them together when changing either.
  *
  * How the weights were chosen:
@@ -10,8 +10,9 @@
  *   with a $40 order from a median ZIP and no provider data scores 0.
  * - Evidence about the person (role, wealth, reach) weighs more than evidence about their area
  *   or a single order, which can be a gift or a one-off.
- * - A fresh install runs with offline signals only; an exceptional first order can still make a
- *   VIP there: $2,500+ (30), top 1% of the store (15), a $250k+ ZIP (25), company address (5) = 75.
+ * - A fresh install runs with offline signals only; a large first order from a wealthy area still
+ *   makes a VIP there: $2,500+ (30), top 1% of online orders (15: a store's own orders once it has
+ *   20, typical online orders before), a $250k+ ZIP (25), company address (5) = 75.
  * - Bands, not formulas: each band is a sentence a merchant can read ("$500 or more: 18").
  * - Points are never negative, so the raw sum is at least 0; it can exceed 100 (many strong
  *   signals together), and is then capped at 100 by an explicit "capped" signal (compute-score).
@@ -153,3 +154,19 @@ export const OFFLINE_MAX_SCORE = Math.min(
     [{ atLeast: 0, points: CORPORATE_DOMAIN_POINTS }],
   ].reduce((sum, bands) => sum + Math.max(...bands.map((b) => b.points)), 0),
 );
+
+/**
+ * A first order that passes the default threshold on the offline signals alone: the top order
+ * band ($2,500+), which is also in the top 1 % of online orders (the store's own once it has
+ * 20, typical online orders before), from a ZIP code in the top income band, with a company
+ * e-mail address. The banners and docs quote it.
+ */
+export const OFFLINE_FIRST_ORDER_EXAMPLE = {
+  orderUsd: ORDER_VALUE_USD_BANDS[0]?.atLeast ?? 0,
+  areaIncomeUsd: AREA_MEDIAN_INCOME_BANDS[0]?.atLeast ?? 0,
+  score:
+    (ORDER_VALUE_USD_BANDS[0]?.points ?? 0) +
+    (STORE_PERCENTILE_BANDS[0]?.points ?? 0) +
+    (AREA_MEDIAN_INCOME_BANDS[0]?.points ?? 0) +
+    CORPORATE_DOMAIN_POINTS,
+} as const;

@@ -8,6 +8,7 @@ import type { Deps } from "../../../deps.js";
 import { systemActor } from "../../audit/audit-actor.js";
 import { recordAuditEvent } from "../../audit/record-audit-event.js";
 import { eraseCustomerRows } from "../erase-customer-rows.js";
+import type { PrivacyDeps } from "../privacy-registry.js";
 import { rememberErasedOrders } from "../remember-erased-orders.js";
 import { scrubDatabaseFiles } from "../scrub-database-files.js";
 import { inBatches, nextTurn } from "./batches.js";
@@ -17,7 +18,7 @@ const CUSTOMERS_PER_BATCH = 50;
 export const RETENTION_ACTOR = systemActor("retention");
 
 export async function eraseInactiveCustomers(
-  deps: Pick<Deps, "db" | "clock" | "config">,
+  deps: Pick<Deps, "db" | "clock" | "config"> & PrivacyDeps,
   signal?: AbortSignal,
 ): Promise<{ erased: number; more: boolean }> {
   const days = deps.config.retention.customerDays;
@@ -47,7 +48,7 @@ export async function eraseInactiveCustomers(
       for (const customer of stale) {
         await db.transaction().execute(async (trx) => {
           await rememberErasedOrders(trx, deps.config, customer.id, deps.clock.now());
-          const erased = await eraseCustomerRows(trx, customer.id);
+          const erased = await eraseCustomerRows(trx, deps.privacy, customer.id, deps.clock.now());
           const details = { ...erased, reason: `no order in ${days} days` };
           await recordAuditEvent(
             trx,

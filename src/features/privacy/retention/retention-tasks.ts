@@ -3,13 +3,14 @@
 import { z } from "zod";
 import type { Deps } from "../../../deps.js";
 import type { TaskDefinition } from "../../../jobs/task.js";
+import type { PrivacyDeps } from "../privacy-registry.js";
 import { clearOldProviderAnswers } from "./clear-provider-answers.js";
 import { eraseInactiveCustomers } from "./erase-inactive-customers.js";
 
 export const RETENTION_EVERY_MS = 60 * 60_000;
 const NoPayload = z.object({});
 
-export function retentionTasks(): TaskDefinition<Record<string, never>, Deps>[] {
+export function retentionTasks(): TaskDefinition<Record<string, never>, Deps & PrivacyDeps>[] {
   return [
     {
       task: "clear-old-provider-answers",

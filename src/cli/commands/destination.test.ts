@@ -1,0 +1,117 @@
+/**
+ * `velvet destination …` as an operator runs it, on both engines: add a webhook (the secret
+ * printed once, then only its last 4), send a test that a Standard Webhooks library verifies,
+ * list, remove; refusals for a private URL, an unknown event and a missing STORE_TOKEN_KEY.
+ */
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type FakeWebhookReceiver,
+  startWebhookReceiver,
+} from "../../../test/fakes/webhook-receiver.js";
+import { onlyJson, runVelvet } from "../../../test/support/cli.js";
+import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`velvet destination (${engine.name})`, () => {
+    let database: TestDatabase;
+    let receiver: FakeWebhookReceiver;
+    let env: Record<string, string>;
+    let accountId: string;
+
+    beforeAll(async () => {
+      database = await engine.create();
+      receiver = await startWebhookReceiver();
+      env = { DATABASE_URL: database.url, ...STORE_SYNC_ENV };
+      const created = onlyJson(
+        await runVelvet(
+          ["account", "create", "--name", "Acme", "--owner", "owner@acme.test", "--json"],
+          env,
+        ),
+      );
+      accountId = String(created.accountId);
+    });
+    afterAll(async () => {
+      await receiver?.close();
+      await database?.drop();
+    });
+
+    it("adds a webhook, tests it, lists it and removes it", async () => {
+      const added = onlyJson(
+        await runVelvet(
+          [
+            "destination",
+            "add",
+            "webhook",
+            "--account",
+            accountId,
+            "--url",
+            receiver.url,
+            "--json",
+          ],
+          env,
+        ),
+      );
+      const secret = String(added.secret);
+      expect(secret).toMatch(/^whsec_/);
+      expect(added.events).toEqual(["customer.enriched", "customer.vip", "customer.forgotten"]);
+      const id = String(added.destinationId);
+
+      const tested = onlyJson(
+        await runVelvet(
+          ["destination", "test", "--account", accountId, "--destination", id, "--json"],
+          env,
+        ),
+      );
+      expect(tested).toMatchObject({ outcome: "delivered", statusCode: 204 });
+      const [hook] = receiver.requests;
+      expect(new Webhook(secret).verify(hook?.raw ?? "", hook?.headers ?? {})).toMatchObject({
+        type: "velvet.test",
+        data: { destinationId: id },
+      });
+
+      const listed = await runVelvet(["destination", "list", "--account", accountId], env);
+      expect(listed.stdout).toContain(receiver.url);
+      expect(listed.stdout).not.toContain(secret);
+      expect(
+        onlyJson(await runVelvet(["destination", "list", "--account", accountId, "--json"], env)),
+      ).toMatchObject({
+        destinations: [{ destinationId: id, secretHint: `…${secret.slice(-4)}` }],
+      });
+
+      const removed = await runVelvet(
+        ["destination", "remove", "--account", accountId, "--destination", id],
+        env,
+      );
+      expect(removed.stdout).toContain(`Destination ${id} removed.`);
+      expect(
+        onlyJson(await runVelvet(["destination", "list", "--account", accountId, "--json"], env)),
+      ).toEqual({ destinations: [] });
+    });
+
+    it("refuses a private address, an unknown event and a missing key, saving nothing", async () => {
+      const strict = {
+        DATABASE_URL: database.url,
+        STORE_TOKEN_KEY: STORE_SYNC_ENV.STORE_TOKEN_KEY,
+      };
+      const add = (url: string, extra: string[], e: Record<string, string>) =>
+        runVelvet(
+          ["destination", "add", "webhook", "--account", accountId, "--url", url, ...extra],
+          e,
+        );
+      const privateUrl = await add("https://10.0.0.5/hook", [], strict);
+      expect(privateUrl.code).toBe(1);
+      expect(privateUrl.stderr).toContain("non-public address");
+      const unknown = await add(receiver.url, ["--events", "customer.vip,order.paid"], env);
+      expect(unknown.stderr).toContain("Unknown event order.paid");
+      const noKey = await add("https://hooks.example.com/velvet", [], {
+        DATABASE_URL: database.url,
+      });
+      expect(noKey.stderr).toContain("needs STORE_TOKEN_KEY");
+      expect(
+        onlyJson(await runVelvet(["destination", "list", "--account", accountId, "--json"], env)),
+      ).toEqual({ destinations: [] });
+    });
+  });
+}

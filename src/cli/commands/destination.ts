@@ -1,0 +1,183 @@
+/**
+ * `velvet destination …`: add a signed webhook (its secret printed once), list an account's
+ * destinations with how their deliveries stand, send a test event, remove one.
+ */
+import type { Command } from "commander";
+import { addDestination } from "../../features/destinations/add-destination.js";
+import { DESTINATION_EVENTS } from "../../features/destinations/destination-events.js";
+import { listDestinations } from "../../features/destinations/list-destinations.js";
+import { removeDestination } from "../../features/destinations/remove-destination.js";
+import { testDestination } from "../../features/destinations/test-destination.js";
+import { commandActor } from "../cli-actor.js";
+import { CliError, printResult } from "../output.js";
+import { parseId } from "../parse.js";
+import { withDeps } from "../with-deps.js";
+
+interface AccountOption {
+  account: string;
+  json?: boolean;
+}
+
+export function registerDestination(program: Command): void {
+  const destination = program
+    .command("destination")
+    .description("hand customer events to a signed webhook, the Shopify customer or Klaviyo");
+  const add = destination.command("add").description("add a destination to an account");
+
+  add
+    .command("webhook")
+    .description("POST each event, signed as Standard Webhooks says, to a URL")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--url <url>", "the receiver's https URL")
+    .option(
+      "--events <list>",
+      `comma-separated, from ${DESTINATION_EVENTS.join(", ")} (default: all)`,
+    )
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption & { url: string; events?: string }) => {
+      const added = await withDeps(
+        (deps) =>
+          addDestination(deps, {
+            accountId: opts.account,
+            kind: "webhook",
+            fields: { url: opts.url },
+            events: opts.events,
+            actor: commandActor(),
+          }),
+        { providers: false },
+      );
+      const secret = added.revealed.secret ?? "";
+      printResult(
+        Boolean(opts.json),
+        { destinationId: added.destinationId, secret, url: added.target, events: added.events },
+        () =>
+          [
+            `Webhook ${added.destinationId} added: ${added.target} receives ${added.events.join(", ")}.`,
+            `Signing secret (shown once, keep it with the receiver): ${secret}`,
+          ].join("\n"),
+      );
+    });
+
+  add
+    .command("klaviyo")
+    .description("set Velvet's properties (VIP, score, reasons) on each customer's Klaviyo profile")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--api-key <key>", "a Klaviyo private API key (pk_…) with profiles:write")
+    .option("--events <list>", "comma-separated, from customer.enriched, customer.forgotten")
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption & { apiKey: string; events?: string }) => {
+      const added = await withDeps(
+        (deps) =>
+          addDestination(deps, {
+            accountId: opts.account,
+            kind: "klaviyo",
+            fields: { apiKey: opts.apiKey },
+            events: opts.events,
+            actor: commandActor(),
+          }),
+        { providers: false },
+      );
+      printResult(
+        Boolean(opts.json),
+        { destinationId: added.destinationId, target: added.target, events: added.events },
+        () =>
+          `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
+      );
+    });
+
+  add
+    .command("shopify")
+    .description("tag each VIP's Shopify customer on a connected store (needs write_customers)")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--connection <id>", "the store connection (velvet store list)", parseId)
+    .option("--tag <tag>", "the customer tag", "VIP")
+    .option("--events <list>", "comma-separated, from customer.vip, customer.forgotten")
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption & { connection: string; tag: string; events?: string }) => {
+      const added = await withDeps(
+        (deps) =>
+          addDestination(deps, {
+            accountId: opts.account,
+            kind: "shopify",
+            fields: { connectionId: opts.connection, tag: opts.tag },
+            events: opts.events,
+            actor: commandActor(),
+          }),
+        { providers: false },
+      );
+      printResult(
+        Boolean(opts.json),
+        { destinationId: added.destinationId, target: added.target, events: added.events },
+        () =>
+          `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
+      );
+    });
+
+  destination
+    .command("list")
+    .description("list an account's destinations and how their deliveries stand")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption) => {
+      const destinations = await withDeps(
+        (deps) => listDestinations(deps.db.kysely, opts.account),
+        {
+          providers: false,
+        },
+      );
+      printResult(Boolean(opts.json), { destinations }, () =>
+        destinations.length === 0
+          ? "No destinations."
+          : destinations
+              .map(
+                (d) =>
+                  `${d.destinationId}  ${d.kind}  ${d.target}  ${d.events.join(",")}  delivered ${d.delivered}, pending ${d.pending}, failed ${d.failed}`,
+              )
+              .join("\n"),
+      );
+    });
+
+  destination
+    .command("test")
+    .description("send a velvet.test event now and print the receiver's answer")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--destination <id>", "the destination id", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption & { destination: string }) => {
+      const result = await withDeps(
+        (deps) =>
+          testDestination(deps, { accountId: opts.account, destinationId: opts.destination }),
+        { providers: false },
+      );
+      if (result === null) throw new CliError(`No destination ${opts.destination}`);
+      printResult(Boolean(opts.json), result, () =>
+        result.outcome === "delivered"
+          ? `Delivered (${result.statusCode}).`
+          : `Not delivered: ${result.error}`,
+      );
+      if (result.outcome !== "delivered") process.exitCode = 1;
+    });
+
+  destination
+    .command("remove")
+    .description("remove a destination: nothing more is sent there")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--destination <id>", "the destination id", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption & { destination: string }) => {
+      await withDeps(
+        (deps) =>
+          removeDestination(deps, {
+            accountId: opts.account,
+            destinationId: opts.destination,
+            actor: commandActor(),
+          }),
+        { providers: false },
+      );
+      printResult(
+        Boolean(opts.json),
+        { destinationId: opts.destination, removed: true },
+        () => `Destination ${opts.destination} removed.`,
+      );
+    });
+}

@@ -1,0 +1,204 @@
+/**
+ * Settings → Integrations → Destinations (admins and owners: the dashboard's default access):
+ * list, add a signed webhook (its secret shown on the answer, once), send a test, remove, and a
+ * destination's delivery log with "Send again". Forms carry the CSRF token (actionOptions);
+ * adding and removing are audited by the use cases; another account's ids are a 404.
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { Deps } from "../../../deps.js";
+import { AppError } from "../../../lib/app-error.js";
+import { isUuid } from "../../../lib/ids.js";
+import { userActor } from "../../audit/audit-actor.js";
+import { addDestination } from "../../destinations/add-destination.js";
+import type { DestinationsDeps } from "../../destinations/destination-driver.js";
+import { listDeliveries } from "../../destinations/list-deliveries.js";
+import { listDestinations } from "../../destinations/list-destinations.js";
+import { removeDestination } from "../../destinations/remove-destination.js";
+import { resendDelivery } from "../../destinations/resend-delivery.js";
+import { testDestination } from "../../destinations/test-destination.js";
+import { listConnections } from "../../store-sync/list-connections.js";
+import type { Notice } from "../html/components.js";
+import { sendNotFoundPage } from "../html/error-pages.js";
+import { formField } from "../http/form-body.js";
+import { seeOther, sendPage } from "../http/respond.js";
+import type { DashboardSession } from "../session/dashboard-session.js";
+import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
+import { deliveryLogView } from "./delivery-log-view.js";
+import {
+  DESTINATIONS_PATH,
+  type DestinationsProps,
+  destinationsView,
+} from "./destinations-view.js";
+
+const NOTICES: Record<string, Notice> = {
+  added: { kind: "success", text: "Destination added: the next customer events reach it." },
+  removed: { kind: "success", text: "Destination removed: nothing more is sent there." },
+  resent: { kind: "success", text: "The delivery is queued again, with the same webhook-id." },
+};
+
+type WithId = { Params: { destinationId: string } };
+
+async function renderList(
+  deps: Deps,
+  reply: FastifyReply,
+  session: DashboardSession,
+  extra: Omit<DestinationsProps, "session" | "destinations" | "shops">,
+  status = 200,
+) {
+  const destinations = await listDestinations(deps.db.kysely, session.accountId);
+  const shops = (await listConnections(deps.db.kysely, session.accountId))
+    .filter((c) => c.platform === "shopify")
+    .map((c) => ({ connectionId: c.connectionId, shop: c.shop }));
+  return sendPage(reply, destinationsView({ session, destinations, shops, ...extra }), status);
+}
+
+export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & DestinationsDeps) {
+  app.get<{ Querystring: { notice?: string } }>(DESTINATIONS_PATH, pageOptions, (request, reply) =>
+    renderList(deps, reply, sessionOf(request), {
+      notice: NOTICES[request.query.notice ?? ""] ?? null,
+    }),
+  );
+
+  app.post(`${DESTINATIONS_PATH}/webhook`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    const body = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+    const url = formField(body, "url").trim();
+    const events = body.getAll("events").join(",");
+    const refuse = (error: string) =>
+      renderList(
+        deps,
+        reply,
+        session,
+        { notice: null, refused: { form: "webhook", url, error } },
+        400,
+      );
+    if (events === "") return refuse("Choose at least one event.");
+    try {
+      const added = await addDestination(deps, {
+        accountId: session.accountId,
+        kind: "webhook",
+        fields: { url },
+        events,
+        actor: userActor(session.userEmail),
+      });
+      // Answered here, not redirected: the secret is on this page and on no URL.
+      return renderList(deps, reply, session, {
+        notice: null,
+        added: { destinationId: added.destinationId, secret: added.revealed.secret ?? "" },
+      });
+    } catch (error) {
+      if (error instanceof AppError) return refuse(error.message);
+      throw error;
+    }
+  });
+
+  app.post(`${DESTINATIONS_PATH}/klaviyo`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    try {
+      await addDestination(deps, {
+        accountId: session.accountId,
+        kind: "klaviyo",
+        fields: { apiKey: formField(request.body, "apiKey") },
+        actor: userActor(session.userEmail),
+      });
+      return seeOther(reply, `${DESTINATIONS_PATH}?notice=added`);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const refused = { form: "klaviyo" as const, url: "", error: error.message };
+      return renderList(deps, reply, session, { notice: null, refused }, 400);
+    }
+  });
+
+  app.post(`${DESTINATIONS_PATH}/shopify`, actionOptions(deps), async (request, reply) => {
+    const session = sessionOf(request);
+    try {
+      await addDestination(deps, {
+        accountId: session.accountId,
+        kind: "shopify",
+        fields: {
+          connectionId: formField(request.body, "connectionId"),
+          tag: formField(request.body, "tag"),
+        },
+        actor: userActor(session.userEmail),
+      });
+      return seeOther(reply, `${DESTINATIONS_PATH}?notice=added`);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const refused = { form: "shopify" as const, url: "", error: error.message };
+      return renderList(deps, reply, session, { notice: null, refused }, 400);
+    }
+  });
+
+  app.get<WithId>(`${DESTINATIONS_PATH}/:destinationId`, pageOptions, async (request, reply) => {
+    const session = sessionOf(request);
+    const { destinationId } = request.params;
+    const destination = isUuid(destinationId)
+      ? (await listDestinations(deps.db.kysely, session.accountId)).find(
+          (d) => d.destinationId === destinationId,
+        )
+      : undefined;
+    if (destination === undefined) return sendNotFoundPage(reply, session);
+    const deliveries = await listDeliveries(deps.db.kysely, session.accountId, destinationId);
+    const notice = NOTICES[(request.query as { notice?: string }).notice ?? ""] ?? null;
+    return sendPage(reply, deliveryLogView({ session, destination, deliveries, notice }));
+  });
+
+  app.post<WithId>(
+    `${DESTINATIONS_PATH}/:destinationId/test`,
+    actionOptions(deps),
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { destinationId } = request.params;
+      if (!isUuid(destinationId)) return sendNotFoundPage(reply, session);
+      const result = await testDestination(deps, { accountId: session.accountId, destinationId });
+      if (result === null) return sendNotFoundPage(reply, session);
+      const notice: Notice =
+        result.outcome === "delivered"
+          ? { kind: "success", text: `Test delivered (${result.statusCode}).` }
+          : { kind: "error", text: `Test not delivered: ${result.error}` };
+      return renderList(deps, reply, session, { notice });
+    },
+  );
+
+  app.post<WithId>(
+    `${DESTINATIONS_PATH}/:destinationId/remove`,
+    actionOptions(deps),
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { destinationId } = request.params;
+      if (!isUuid(destinationId)) return sendNotFoundPage(reply, session);
+      try {
+        await removeDestination(deps, {
+          accountId: session.accountId,
+          destinationId,
+          actor: userActor(session.userEmail),
+        });
+      } catch (error) {
+        if (error instanceof AppError && error.code === "not_found")
+          return sendNotFoundPage(reply, session);
+        throw error;
+      }
+      return seeOther(reply, `${DESTINATIONS_PATH}?notice=removed`);
+    },
+  );
+
+  app.post<{ Params: { destinationId: string; deliveryId: string } }>(
+    `${DESTINATIONS_PATH}/:destinationId/deliveries/:deliveryId/resend`,
+    actionOptions(deps),
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { destinationId, deliveryId } = request.params;
+      if (!isUuid(destinationId) || !isUuid(deliveryId)) return sendNotFoundPage(reply, session);
+      try {
+        const found = await resendDelivery(deps, { accountId: session.accountId, deliveryId });
+        if (!found) return sendNotFoundPage(reply, session);
+      } catch (error) {
+        if (error instanceof AppError && error.code === "conflict") {
+          return seeOther(reply, `${DESTINATIONS_PATH}/${destinationId}`);
+        }
+        throw error;
+      }
+      return seeOther(reply, `${DESTINATIONS_PATH}/${destinationId}?notice=resent`);
+    },
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * Sample data on both engines, through the real app and its worker: the generated history is
+ * imported, marked as sample, enriched and scored (at least one VIP with its explanation), never
+ * charged and never alerted even with an alert channel set; adding it again imports nothing;
+ * removing it erases every sample customer and leaves the real ones; both are audited.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
+import { waitFor } from "../../../test/support/job-deps.js";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { createWorker } from "../../jobs/worker.js";
+import { allTasks } from "../../tasks.js";
+import { cliActor } from "../audit/audit-actor.js";
+import { listAuditEvents } from "../audit/list-audit-events.js";
+import { addSampleData, countSampleCustomers, removeSampleData } from "./sample-data.js";
+import { SAMPLE_CUSTOMERS, sampleHistory, spreadZips } from "./sample-history.js";
+
+describe("the sample history", () => {
+  it("spreads ZIP codes over the Census table and names people only at example domains", () => {
+    const zips = spreadZips(SAMPLE_CUSTOMERS);
+    expect(new Set(zips).size).toBe(SAMPLE_CUSTOMERS);
+    const orders = sampleHistory("00000000-0000-7000-8000-000000000000", Date.UTC(2026, 0, 31));
+    expect(new Set(orders.map((o) => o.email)).size).toBe(SAMPLE_CUSTOMERS);
+    expect(orders.length).toBeGreaterThan(SAMPLE_CUSTOMERS);
+    expect(orders.every((o) => /@example\.(com|org|net)$/.test(o.email))).toBe(true);
+    const totals = orders.map((o) => Number(o.total)).sort((a, b) => a - b);
+    expect(totals[0]).toBeLessThan(50);
+    expect(totals.at(-1)).toBeGreaterThanOrEqual(2_500);
+    expect(sampleHistory("00000000-0000-7000-8000-000000000000", Date.UTC(2026, 0, 31))).toEqual(
+      orders,
+    );
+  });
+});
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`sample data (${engine.name})`, { timeout: 120_000 }, () => {
+    let app: TestApp;
+    let account: TestAccount;
+    const actor = cliActor("tester");
+    beforeAll(async () => {
+      app = await startTestApp(engine, { worker: true });
+      account = await app.createAccount();
+      // A channel is set: a VIP among real customers would be alerted by e-mail.
+      await app.deps.db.kysely
+        .updateTable("accounts")
+        .set({ alert_emails: "vip-team@example.com" })
+        .where("id", "=", account.accountId)
+        .execute();
+      const res = await app.submit(account.apiKey, {
+        email: "real@acme.com",
+        firstName: "Real",
+        lastName: "Buyer",
+        order: { id: "1", total: "20.00" },
+      });
+      expect(res.status).toBe(200);
+    });
+    afterAll(() => app?.close());
+
+    const db = () => app.deps.db.kysely;
+    const count = async (table: "usage_charges" | "alerts" | "customers") =>
+      Number(
+        (
+          await db()
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    it("imports the history as sample: scored, a VIP explained, never charged or alerted", async () => {
+      const added = await addSampleData(app.deps, { accountId: account.accountId, actor });
+      expect(added.customers).toBe(SAMPLE_CUSTOMERS);
+      expect(added.orders).toBeGreaterThan(SAMPLE_CUSTOMERS);
+      expect(await countSampleCustomers(app.deps, account.accountId)).toBe(SAMPLE_CUSTOMERS);
+      await waitFor(
+        "every sample customer enriched",
+        async () =>
+          (
+            await db()
+              .selectFrom("customers")
+              .select("id")
+              .where("sample", "=", 1)
+              .where("enrichment_status", "!=", "enriched")
+              .execute()
+          ).length === 0,
+        60_000,
+      );
+      const vips = await db()
+        .selectFrom("enrichments")
+        .innerJoin("customers", "customers.id", "enrichments.customer_id")
+        .select(["enrichments.score", "enrichments.signals"])
+        .where("customers.sample", "=", 1)
+        .where("enrichments.vip", "=", 1)
+        .execute();
+      expect(vips.length).toBeGreaterThanOrEqual(1);
+      const signals = JSON.parse(vips[0]?.signals ?? "[]") as Array<{ points: number }>;
+      expect(signals.reduce((sum, s) => sum + s.points, 0)).toBe(vips[0]?.score);
+      expect(await count("usage_charges")).toBe(1); // the real customer's only
+      expect(await count("alerts")).toBe(0);
+    });
+
+    it("adds nothing the second time", async () => {
+      const again = await addSampleData(app.deps, { accountId: account.accountId, actor });
+      expect(again).toMatchObject({ customers: 0, orders: 0 });
+      expect(again.skipped).toBeGreaterThan(SAMPLE_CUSTOMERS);
+      expect(await count("customers")).toBe(SAMPLE_CUSTOMERS + 1);
+    });
+
+    it("removes every sample customer, keeps the real one, and audits both", async () => {
+      const removed = await removeSampleData(app.deps, { accountId: account.accountId, actor });
+      expect(removed.customers).toBe(SAMPLE_CUSTOMERS);
+      expect(await count("customers")).toBe(1);
+      expect(await countSampleCustomers(app.deps, account.accountId)).toBe(0);
+      expect(await count("usage_charges")).toBe(1);
+      const trail = await listAuditEvents(db(), account.accountId, { page: 1 });
+      expect(trail.events.map((e) => e.action)).toEqual(
+        expect.arrayContaining(["sample_data.added", "sample_data.removed"]),
+      );
+    });
+  });
+}
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(
+    `a live order for a sample customer (${engine.name})`,
+    { timeout: 120_000 },
+    () => {
+      let app: TestApp;
+      beforeAll(async () => {
+        app = await startTestApp(engine); // no worker yet: the sample enrichments stay queued
+      });
+      afterAll(() => app?.close());
+
+      it("moves their queued enrichment to the live queue, and still alerts nobody", async () => {
+        const account = await app.createAccount();
+        await app.deps.db.kysely
+          .updateTable("accounts")
+          .set({ alert_emails: "vip-team@example.com" })
+          .where("id", "=", account.accountId)
+          .execute();
+        await addSampleData(app.deps, { accountId: account.accountId, actor: cliActor("t") });
+        const rows = await app.deps.db.kysely
+          .selectFrom("orders")
+          .innerJoin("customers", "customers.id", "orders.customer_id")
+          .select([
+            "customers.email",
+            "customers.first_name",
+            "customers.last_name",
+            "orders.total",
+          ])
+          .execute();
+        rows.sort((a, b) => Number(b.total) - Number(a.total));
+        const vip = rows[0];
+        // The person behind a sample address orders live while their sample enrichment waits.
+        const res = await app.submit(account.apiKey, {
+          email: vip?.email,
+          firstName: vip?.first_name,
+          lastName: vip?.last_name,
+        });
+        expect(res.status).toBe(200);
+        const worker = createWorker(app.deps, allTasks(app.deps));
+        worker.start();
+        try {
+          await waitFor(
+            "every sample customer enriched",
+            async () =>
+              (
+                await app.deps.db.kysely
+                  .selectFrom("customers")
+                  .select("id")
+                  .where("enrichment_status", "!=", "enriched")
+                  .execute()
+              ).length === 0,
+            60_000,
+          );
+        } finally {
+          await worker.stop();
+        }
+        const vips = await app.deps.db.kysely
+          .selectFrom("enrichments")
+          .select("customer_id")
+          .where("vip", "=", 1)
+          .execute();
+        expect(vips.length).toBeGreaterThanOrEqual(1);
+        expect(await app.deps.db.kysely.selectFrom("alerts").selectAll().execute()).toEqual([]);
+      });
+    },
+  );
+}

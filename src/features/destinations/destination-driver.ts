@@ -1,0 +1,100 @@
+/**
+ * Glossary of destinations:
+ * - destination: where an account's customer events go outside Velvet (a signed webhook, a CRM
+ *   profile), one `destinations` row with its kind, target, events and sealed secret.
+ * - event: `customer.enriched` (every finished enrichment), `customer.vip` (once, when found
+ *   VIP), `customer.forgotten` (after an erasure, so the receiver can erase too).
+ * - delivery: one event to one destination, a `destination_deliveries` row written with its
+ *   keyed job in the event's transaction (the outbox): exactly one per event and destination.
+ * - attempt: one try at a delivery, logged in `destination_attempts`.
+ * - historical: an event about a customer from an import or a store backfill; machines receive
+ *   it (marked), people are not alerted.
+ * - driver: what a kind knows (how to check what is added, how to send one delivery); the
+ *   registry maps each kind to its driver, filled in main.ts by the feature owning the kind.
+ */
+import type { DestinationEvent, DestinationKind } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
+import type { OutboundHttp } from "../../lib/outbound/outbound-http.js";
+import type { DeliveryResult } from "../alerts/delivery-result.js";
+
+/** A destination as its driver sees it, its secret opened. */
+export interface OpenDestination {
+  id: string;
+  accountId: string;
+  kind: DestinationKind;
+  target: string;
+  settings: Record<string, unknown>;
+  /** The opened secret (signing secret, API key), or null. */
+  secret: string | null;
+}
+
+/** One delivery as its driver sends it. */
+export interface DeliveryToSend {
+  id: string;
+  event: DestinationEvent;
+  /** The body stored with the delivery: `{type, timestamp, data}`. */
+  body: string;
+  /** A "send a test" from the CLI or dashboard, not a customer event. */
+  test?: boolean;
+}
+
+export interface DriverDeps extends Pick<Deps, "config" | "clock" | "log" | "db"> {
+  http: OutboundHttp;
+}
+
+/** What adding a destination of this kind stores, once the driver has checked the input. */
+export interface PreparedDestination {
+  target: string;
+  settings: Record<string, unknown>;
+  secret: string | null;
+  events: DestinationEvent[];
+  /** Shown once to whoever added it (a webhook's signing secret), never again. */
+  revealOnce?: Record<string, string>;
+}
+
+export interface DestinationDriver {
+  kind: DestinationKind;
+  /** Events this kind can take (and the default when none are named). */
+  events: readonly DestinationEvent[];
+  /**
+   * Checks what an admin typed (throws AppError `bad_request` with why), asking the outside
+   * when it must (a token's scopes), and prepares the row.
+   */
+  prepare(
+    deps: DriverDeps,
+    accountId: string,
+    input: Record<string, string>,
+    events: DestinationEvent[] | null,
+  ): Promise<PreparedDestination>;
+  /**
+   * Whether this kind takes this event's data at all (Shopify: only a customer with a Shopify
+   * id); without it every event the destination subscribed to is delivered.
+   */
+  accepts?(event: DestinationEvent, data: Record<string, unknown>): boolean;
+  /**
+   * True when telling this kind to forget someone it was never sent would do harm (Klaviyo's
+   * upsert would create a profile for them): `customer.forgotten` then goes only where an
+   * earlier event about the person went. A webhook, the merchant's own system, hears of every
+   * erasure.
+   */
+  forgetsOnlyWhatItWasSent?: boolean;
+  /** Sends one delivery; every outcome is a value (DeliveryResult), never an exception. */
+  send(
+    deps: DriverDeps,
+    destination: OpenDestination,
+    delivery: DeliveryToSend,
+    signal: AbortSignal,
+  ): Promise<DeliveryResult>;
+}
+
+export type DestinationRegistry = ReadonlyMap<DestinationKind, DestinationDriver>;
+
+export function destinationRegistry(drivers: DestinationDriver[]): DestinationRegistry {
+  return new Map(drivers.map((d) => [d.kind, d]));
+}
+
+/** What the destinations feature needs beyond `Deps`. */
+export interface DestinationsDeps {
+  destinations: DestinationRegistry;
+  http: OutboundHttp;
+}

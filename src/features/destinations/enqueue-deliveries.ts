@@ -1,0 +1,204 @@
+/**
+ * The destinations' handlers for the three customer events (registered in main.ts): for each
+ * destination of the account that takes the event, one `destination_deliveries` row with its
+ * body, and its keyed job, in the event's transaction. The unique (destination, event key) with
+ * ON CONFLICT DO NOTHING makes "one delivery per event and destination, ever" hold across
+ * re-enrichment, retries and racing processes; a job is written only for a row this call made.
+ */
+import type { Transaction } from "kysely";
+import type { Database, DestinationEvent } from "../../db/schema.js";
+import { JOB_PRIORITIES } from "../../jobs/claim-jobs.js";
+import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
+import type { EventHandler } from "../../jobs/event-handlers.js";
+import { newId } from "../../lib/ids.js";
+import { topReasons } from "../alerts/top-reasons.js";
+import type { CustomerEnriched, VipFound } from "../enrichment/enrichment-deps.js";
+import type { CustomerForgotten } from "../privacy/privacy-registry.js";
+import { DELIVER_TO_DESTINATION, DELIVERY_MAX_ATTEMPTS } from "./delivery-task.js";
+import type { DestinationRegistry } from "./destination-driver.js";
+
+export function deliveryJobKey(deliveryId: string): string {
+  return `destination:${deliveryId}`;
+}
+
+/** The most reasons a customer event carries (the score's best-earning signals). */
+const MAX_REASONS = 5;
+
+interface EventToDeliver {
+  accountId: string;
+  event: DestinationEvent;
+  customerId: string;
+  /** Kept on the delivery (null: not linked to the person, as for customer.forgotten). */
+  linkCustomer: boolean;
+  /** customer.forgotten: the destinations that were sent something about the person. */
+  sentTo?: ReadonlySet<string>;
+  historical: boolean;
+  data: Record<string, unknown>;
+  requestId: string | null;
+}
+
+export async function enqueueDeliveries(
+  trx: Transaction<Database>,
+  registry: DestinationRegistry,
+  e: EventToDeliver,
+  now: number,
+): Promise<number> {
+  const destinations = await trx
+    .selectFrom("destinations")
+    .select(["id", "kind", "events"])
+    .where("account_id", "=", e.accountId)
+    .execute();
+  let queued = 0;
+  for (const d of destinations) {
+    if (!d.events.split(",").includes(e.event)) continue;
+    // A kind may take only some customers (Shopify: those the store sync knows).
+    const driver = registry.get(d.kind);
+    if (driver?.accepts !== undefined && !driver.accepts(e.event, e.data)) continue;
+    if (driver?.forgetsOnlyWhatItWasSent && e.sentTo !== undefined && !e.sentTo.has(d.id)) continue;
+    const id = newId(now);
+    const body = JSON.stringify({
+      type: e.event,
+      timestamp: new Date(now).toISOString(),
+      data: e.data,
+    });
+    const inserted = await trx
+      .insertInto("destination_deliveries")
+      .values({
+        id,
+        destination_id: d.id,
+        account_id: e.accountId,
+        customer_id: e.linkCustomer ? e.customerId : null,
+        event: e.event,
+        event_key: `${e.event}:${e.customerId}`,
+        historical: e.historical ? 1 : 0,
+        body,
+        status: "pending",
+        last_error: null,
+        created_at: now,
+        delivered_at: null,
+      })
+      .onConflict((oc) => oc.columns(["destination_id", "event_key"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (inserted === undefined) continue;
+    await enqueueJob(
+      trx,
+      jobOf(
+        DELIVER_TO_DESTINATION,
+        { deliveryId: id },
+        {
+          jobKey: deliveryJobKey(id),
+          maxAttempts: DELIVERY_MAX_ATTEMPTS,
+          requestId: e.requestId,
+          // History reaches machines behind live traffic, as its enrichment ran.
+          priority: JOB_PRIORITIES[e.historical ? "backfill" : "live"],
+        },
+      ),
+      now,
+    );
+    queued++;
+  }
+  return queued;
+}
+
+/** The customer as events show them; `shopifyId` only when the store sync knows them. */
+async function customerOf(trx: Transaction<Database>, customerId: string) {
+  const c = await trx
+    .selectFrom("customers")
+    .select(["email", "first_name", "last_name", "store_id", "shopify_customer_id"])
+    .where("id", "=", customerId)
+    .executeTakeFirstOrThrow();
+  return {
+    customer: {
+      id: customerId,
+      email: c.email,
+      firstName: c.first_name,
+      lastName: c.last_name,
+      ...(c.shopify_customer_id === null ? {} : { shopifyId: c.shopify_customer_id }),
+    },
+    storeId: c.store_id,
+  };
+}
+
+async function customerData(trx: Transaction<Database>, event: CustomerEnriched) {
+  const { customer, storeId } = await customerOf(trx, event.customerId);
+  return {
+    customer,
+    storeId,
+    score: event.score,
+    threshold: event.threshold,
+    vip: event.vip,
+    reasons: topReasons(JSON.stringify(event.signals), MAX_REASONS),
+    historical: event.historical,
+  };
+}
+
+/** The destinations' handlers for the three events, over the registry of kinds (main.ts). */
+export function destinationHandlers(registry: DestinationRegistry) {
+  const onEnriched: EventHandler<CustomerEnriched> = async (trx, event, now) => {
+    await enqueueDeliveries(
+      trx,
+      registry,
+      {
+        accountId: event.accountId,
+        event: "customer.enriched",
+        customerId: event.customerId,
+        linkCustomer: true,
+        historical: event.historical,
+        data: await customerData(trx, event),
+        requestId: event.requestId,
+      },
+      now,
+    );
+  };
+
+  const onVip: EventHandler<VipFound> = async (trx, event, now) => {
+    await enqueueDeliveries(
+      trx,
+      registry,
+      {
+        accountId: event.accountId,
+        event: "customer.vip",
+        customerId: event.customerId,
+        linkCustomer: true,
+        historical: event.historical,
+        data: await customerData(trx, event),
+        requestId: event.requestId,
+      },
+      now,
+    );
+  };
+
+  /**
+   * After an erasure (raised while the customer row still exists): the receiver is told which
+   * person to erase (id, e-mail, and the Shopify id when known). The delivery is not linked to
+   * the person, and its body, the only place the e-mail stays, is cleared once it is delivered
+   * or given up (deliver-to-destination.ts).
+   */
+  const onForgotten: EventHandler<CustomerForgotten> = async (trx, event, now) => {
+    const { customer, storeId } = await customerOf(trx, event.customerId);
+    const { firstName: _f, lastName: _l, ...identity } = customer;
+    const sent = await trx
+      .selectFrom("destination_deliveries")
+      .select("destination_id")
+      .where("customer_id", "=", event.customerId)
+      .execute();
+    await enqueueDeliveries(
+      trx,
+      registry,
+      {
+        accountId: event.accountId,
+        event: "customer.forgotten",
+        customerId: event.customerId,
+        linkCustomer: false,
+        sentTo: new Set(sent.map((s) => s.destination_id)),
+        historical: false,
+        data: { customer: identity, storeId },
+        requestId: null,
+      },
+      now,
+    );
+  };
+
+  return { onEnriched, onVip, onForgotten };
+}

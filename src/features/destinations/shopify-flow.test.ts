@@ -1,0 +1,209 @@
+/**
+ * The Shopify destination end to end, on both engines, against a fake GraphQL Admin API that
+ * answers as Shopify does (userErrors, ACCESS_DENIED, THROTTLED with its cost): adding checks the
+ * token's write_customers scope; a VIP known to the store sync gets the tag and the
+ * velvet.vip_score metafield on their Shopify customer, a throttled call waits without spending
+ * an attempt, customers Shopify does not know are not sent, and forgetting removes both.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
+import {
+  type FakeShopifyCustomers,
+  startFakeShopifyCustomers,
+} from "../../../test/fakes/shopify-customers.js";
+import { ENGINES } from "../../../test/support/databases.js";
+import { waitFor } from "../../../test/support/job-deps.js";
+import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { createWorker, type Worker } from "../../jobs/worker.js";
+import { newId } from "../../lib/ids.js";
+import { allTasks } from "../../tasks.js";
+import { systemActor } from "../audit/audit-actor.js";
+import { eraseCustomer } from "../privacy/erase-customer.js";
+import { sealCredentials } from "../store-sync/credentials.js";
+import { addDestination } from "./add-destination.js";
+import { testDestination } from "./test-destination.js";
+
+const actor = systemActor("test");
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`Shopify destination on ${engine.name}`, () => {
+    let fakes: FakeProviders;
+    let shopify: FakeShopifyCustomers;
+    let app: TestApp;
+    let account: TestAccount;
+    let worker: Worker;
+    let n = 0;
+
+    /** A connected store (as store-sync saves one); `shop` differs per connection of a store. */
+    async function connection(token: string, shop = shopify.shop): Promise<string> {
+      const id = newId();
+      const now = Date.now();
+      const key = app.deps.config.storeSync.tokenKey as Buffer;
+      await app.deps.db.kysely
+        .insertInto("store_connections")
+        .values({
+          id,
+          account_id: account.accountId,
+          store_id: account.storeId,
+          platform: "shopify",
+          shop,
+          credentials: sealCredentials(key, id, { platform: "shopify", token }),
+          credentials_hint: `…${token.slice(-4)}`,
+          state: "paused",
+          cursor: "{}",
+          live_after: now,
+          orders_synced: 0,
+          orders_skipped: 0,
+          failures: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return id;
+    }
+
+    beforeAll(async () => {
+      [fakes, shopify] = await Promise.all([startFakeProviders(), startFakeShopifyCustomers()]);
+      const env = { ...fakes.env, ...STORE_SYNC_ENV, GRAVATAR_RATE_LIMIT_PER_MIN: "60000" };
+      // No worker yet: each test gives its customer a Shopify id (as the sync does) first.
+      app = await startTestApp(engine, { env });
+      account = await app.createAccount({ name: "Acme Store" });
+      worker = createWorker(app.deps, allTasks(app.deps), { pollIntervalMs: 50 });
+    });
+    afterAll(async () => {
+      await worker?.stop();
+      await app?.close();
+      await Promise.all([fakes?.close(), shopify?.close()]);
+    });
+
+    /** An order from a customer the store sync knows as Shopify customer `shopifyId`. */
+    async function vipFromShopify(shopifyId: string | null) {
+      const email = `grace-${engine.name}-${++n}@navy-systems.com`;
+      const res = await app.submit(account.apiKey, {
+        email,
+        firstName: "Grace",
+        lastName: "Hopper",
+        address: { city: "Atherton", state: "CA", zipcode: "94027", country: "US" },
+        order: { id: `o-${n}`, total: "1250.00", currency: "USD" },
+      });
+      const { customerId } = (await res.json()) as { customerId: string };
+      await app.deps.db.kysely
+        .updateTable("customers")
+        .set({ shopify_customer_id: shopifyId })
+        .where("id", "=", customerId)
+        .execute();
+      if (shopifyId !== null)
+        shopify.customers.set(shopifyId, { tags: ["wholesale"], metafields: {} });
+      return customerId;
+    }
+    const deliveries = (customerId: string) =>
+      app.deps.db.kysely
+        .selectFrom("destination_deliveries")
+        .selectAll()
+        .where("event_key", "like", `%:${customerId}`)
+        .execute();
+
+    it("refuses a store whose token lacks write_customers, saying so", async () => {
+      const readOnly = await connection(
+        shopify.readOnlyToken,
+        shopify.shop.replace("127.0.0.1", "localhost"),
+      );
+      await expect(
+        addDestination(app.deps, {
+          accountId: account.accountId,
+          kind: "shopify",
+          fields: { connectionId: readOnly },
+          actor,
+        }),
+      ).rejects.toThrow("lacks the write_customers scope");
+    });
+
+    it("tags a VIP's Shopify customer with their score, waits out THROTTLED, untags on forget", async () => {
+      const connectionId = await connection(shopify.token);
+      const added = await addDestination(app.deps, {
+        accountId: account.accountId,
+        kind: "shopify",
+        fields: { connectionId, tag: "VIP" },
+        actor,
+      });
+      expect(added.events).toEqual(["customer.vip", "customer.forgotten"]);
+      expect(
+        await testDestination(app.deps, {
+          accountId: account.accountId,
+          destinationId: added.destinationId,
+        }),
+      ).toMatchObject({ outcome: "delivered", statusCode: 200 });
+      const shopifyId = String(7000 + n);
+      const customerId = await vipFromShopify(shopifyId);
+      const unknown = await vipFromShopify(null);
+      shopify.throttle(1);
+      worker.start();
+
+      await waitFor(
+        "tagged",
+        async () => (await deliveries(customerId))[0]?.status === "delivered",
+        20_000,
+      );
+      const customer = shopify.customers.get(shopifyId);
+      expect(customer?.tags).toEqual(["wholesale", "VIP"]);
+      const score = (
+        await app.deps.db.kysely
+          .selectFrom("enrichments")
+          .select("score")
+          .where("customer_id", "=", customerId)
+          .executeTakeFirstOrThrow()
+      ).score;
+      expect(customer?.metafields["velvet.vip_score"]).toEqual({
+        type: "number_integer",
+        value: String(score),
+      });
+      const [row] = await deliveries(customerId);
+      expect(row?.attempts).toBe(1);
+      const attempts = await app.deps.db.kysely
+        .selectFrom("destination_attempts")
+        .select(["outcome", "error"])
+        .where("delivery_id", "=", row?.id ?? "")
+        .orderBy("attempted_at")
+        .execute();
+      expect(attempts.map((a) => a.outcome)).toEqual(["retry", "delivered"]);
+      expect(attempts[0]?.error).toContain("THROTTLED");
+
+      // A VIP Shopify does not know (from the API alone) is not sent there.
+      await waitFor("enriched", async () => {
+        const e = await app.deps.db.kysely
+          .selectFrom("enrichments")
+          .select("vip")
+          .where("customer_id", "=", unknown)
+          .executeTakeFirst();
+        return e?.vip === 1;
+      });
+      expect(await deliveries(unknown)).toEqual([]);
+
+      await eraseCustomer(app.deps, {
+        accountId: account.accountId,
+        lookup: { customerId },
+        actor,
+      });
+      await waitFor(
+        "untagged",
+        () => !(shopify.customers.get(shopifyId)?.tags ?? []).includes("VIP"),
+        20_000,
+      );
+      expect(shopify.customers.get(shopifyId)).toEqual({ tags: ["wholesale"], metafields: {} });
+    });
+
+    it("fails a delivery with Shopify's userErrors when the customer is gone there", async () => {
+      const customerId = await vipFromShopify(String(9000 + n));
+      shopify.customers.clear();
+      await waitFor(
+        "failed",
+        async () => (await deliveries(customerId))[0]?.status === "failed",
+        20_000,
+      );
+      expect((await deliveries(customerId))[0]?.last_error).toBe(
+        "tagsAdd: Customer does not exist; metafieldsSet: Owner does not exist.",
+      );
+    });
+  });
+}

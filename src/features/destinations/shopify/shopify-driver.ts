@@ -1,0 +1,196 @@
+/**
+ * The Shopify destination, on a store already connected for sync (its credentials stay with
+ * store-sync, sealed under STORE_TOKEN_KEY): a VIP's Shopify customer (the order's customer,
+ * whose id the sync keeps) gets a tag (`tagsAdd`, default `VIP`) and a `velvet.vip_score`
+ * metafield (`metafieldsSet`), in one GraphQL request; a forgotten person's tag and metafield
+ * are removed (`tagsRemove`, `metafieldsDelete`). Adding checks the token's `write_customers`
+ * scope with Shopify first. Customers Shopify does not know (from the API or a file) are not
+ * sent there.
+ */
+import { AppError } from "../../../lib/app-error.js";
+import { excerpt } from "../../../lib/excerpt.js";
+import type { OutboundResponse } from "../../../lib/outbound/outbound-http.js";
+import type { DeliveryResult } from "../../alerts/delivery-result.js";
+import { PlatformError } from "../../store-sync/platform-http.js";
+import { shopifyAdminToken } from "../../store-sync/shopify-admin-token.js";
+import { shopifyEndpoint } from "../../store-sync/shopify-client.js";
+import type { DestinationDriver, DriverDeps } from "../destination-driver.js";
+import {
+  customerGid,
+  METAFIELD,
+  readMutationAnswer,
+  SCOPES_QUERY,
+  TAG_VIP,
+  UNTAG,
+} from "./shopify-graphql.js";
+
+const DEFAULT_TAG = "VIP";
+
+interface Connection {
+  id: string;
+  shop: string;
+  credentials: string;
+}
+
+/**
+ * One Admin GraphQL call with the connection's token (renewed by store-sync's token source when
+ * near its end, and once more when Shopify answers 401). A token that cannot be had throws
+ * store-sync's PlatformError: `broken` (the app's secret refused) or `transient`.
+ */
+async function graphql(
+  deps: DriverDeps,
+  options: { allowPrivate: boolean },
+  c: Connection,
+  body: object,
+  signal: AbortSignal,
+): Promise<OutboundResponse> {
+  const tokens = shopifyAdminToken(deps, c, deps.http);
+  const send = (token: string) =>
+    deps.http.send(
+      {
+        url: shopifyEndpoint(c.shop, options.allowPrivate),
+        method: "POST",
+        headers: { "content-type": "application/json", "x-shopify-access-token": token },
+        body: JSON.stringify(body),
+      },
+      signal,
+    );
+  const res = await send(await tokens.current(signal));
+  if (res.kind !== "answered" || res.status !== 401) return res;
+  const renewed = await tokens.renew(signal);
+  return renewed === null ? res : send(renewed);
+}
+
+/** A token that could not be had, as a delivery result. */
+function tokenFailure(error: unknown): DeliveryResult {
+  if (!(error instanceof PlatformError)) throw error;
+  return error.failure.kind === "broken"
+    ? { outcome: "failed", statusCode: null, error: error.message }
+    : { outcome: "retry", statusCode: null, error: error.message };
+}
+
+export function shopifyDriver(options: { allowPrivate: boolean }): DestinationDriver {
+  return {
+    kind: "shopify",
+    events: ["customer.vip", "customer.forgotten"],
+    forgetsOnlyWhatItWasSent: true,
+    accepts: (_event, data) =>
+      typeof (data.customer as { shopifyId?: unknown } | undefined)?.shopifyId === "string",
+    async prepare(deps, accountId, input, events) {
+      const tag = (input.tag ?? "").trim() || DEFAULT_TAG;
+      if (tag.length > 40 || tag.includes(","))
+        throw new AppError("bad_request", "A tag is at most 40 characters, without commas");
+      const c = await deps.db.kysely
+        .selectFrom("store_connections")
+        .select(["id", "shop", "credentials", "platform"])
+        .where("id", "=", input.connectionId ?? "")
+        .where("account_id", "=", accountId)
+        .executeTakeFirst();
+      if (c === undefined || c.platform !== "shopify")
+        throw new AppError(
+          "bad_request",
+          `No connected Shopify store ${input.connectionId ?? ""} in this account`,
+        );
+      const res = await graphql(
+        deps,
+        options,
+        c,
+        { query: SCOPES_QUERY },
+        AbortSignal.timeout(15_000),
+      ).catch((error: unknown) => {
+        if (!(error instanceof PlatformError)) throw error;
+        throw new AppError("bad_request", `Shopify did not give the app a token: ${error.message}`);
+      });
+      if (res.kind !== "answered" || res.verdict !== "ok") {
+        const why = res.kind === "answered" ? `${res.status} ${excerpt(res.body)}` : res.error;
+        throw new AppError(
+          "bad_request",
+          `Shopify could not be asked for the token's scopes: ${why}`,
+        );
+      }
+      const handles = JSON.stringify(JSON.parse(res.body)?.data?.currentAppInstallation ?? {});
+      if (!handles.includes('"write_customers"')) {
+        throw new AppError(
+          "bad_request",
+          "The store's token lacks the write_customers scope: in Shopify, add it to the app's Admin API scopes and install the new version on the shop (a legacy custom app: connect the store again with its new token)",
+        );
+      }
+      return {
+        target: `${c.shop} (tag ${tag})`,
+        settings: { connectionId: c.id, tag },
+        secret: null,
+        events: events ?? ["customer.vip", "customer.forgotten"],
+      };
+    },
+    async send(deps, destination, delivery, signal): Promise<DeliveryResult> {
+      const connectionId = String(destination.settings.connectionId ?? "");
+      const tag = String(destination.settings.tag ?? DEFAULT_TAG);
+      const c = await deps.db.kysely
+        .selectFrom("store_connections")
+        .select(["id", "shop", "credentials"])
+        .where("id", "=", connectionId)
+        .where("account_id", "=", destination.accountId)
+        .executeTakeFirst();
+      if (c === undefined)
+        return { outcome: "failed", statusCode: null, error: "the Shopify store was disconnected" };
+      if (delivery.test) {
+        const res = await graphql(deps, options, c, { query: SCOPES_QUERY }, signal).catch(
+          tokenFailure,
+        );
+        if ("outcome" in res) return res;
+        return res.kind === "answered"
+          ? readMutationAnswer(res.status, res.body)
+          : { outcome: "retry", statusCode: null, error: res.error };
+      }
+      const event = JSON.parse(delivery.body) as {
+        type: string;
+        data: { customer: { shopifyId?: string }; score?: number };
+      };
+      const shopifyId = event.data.customer.shopifyId;
+      if (shopifyId === undefined)
+        return { outcome: "failed", statusCode: null, error: "the customer has no Shopify id" };
+      const id = customerGid(shopifyId);
+      const body =
+        event.type === "customer.forgotten"
+          ? {
+              query: UNTAG,
+              variables: { id, tags: [tag], metafields: [{ ownerId: id, ...METAFIELD }] },
+            }
+          : {
+              query: TAG_VIP,
+              variables: {
+                id,
+                tags: [tag],
+                metafields: [
+                  {
+                    ownerId: id,
+                    ...METAFIELD,
+                    type: "number_integer",
+                    value: String(event.data.score ?? 0),
+                  },
+                ],
+              },
+            };
+      const res = await graphql(deps, options, c, body, signal).catch(tokenFailure);
+      if ("outcome" in res) return res;
+      if (res.kind === "refused") return { outcome: "failed", statusCode: null, error: res.error };
+      if (res.kind !== "answered") return { outcome: "retry", statusCode: null, error: res.error };
+      const answer = `${res.status} ${excerpt(res.body)}`.trim();
+      if (res.status === 401 || res.status === 403 || res.status === 404)
+        return {
+          outcome: "failed",
+          statusCode: res.status,
+          error: `the store refused the call (${answer})`,
+        };
+      if (res.status === 429)
+        return {
+          outcome: "deferred",
+          delayMs: res.retryAfterMs ?? 2_000,
+          error: answer,
+          statusCode: 429,
+        };
+      if (res.verdict !== "ok") return { outcome: "retry", statusCode: res.status, error: answer };
+      return readMutationAnswer(res.status, res.body);
+    },
+  };
+}

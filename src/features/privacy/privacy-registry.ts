@@ -1,0 +1,26 @@
+/**
+ * What erasure and export reach, filled in main.ts by the features that keep a person's data:
+ * - `holders`: each feature's tables and job keys (db/personal-data.ts);
+ * - `forgotten`: the handlers of "customer forgotten", raised in the erasure's transaction
+ *   while the customer row still exists, so a feature that handed a copy outside (a
+ *   destination) can read what it needs to have that copy erased too, and enqueue it.
+ */
+import type { PersonalDataHolder } from "../../db/personal-data.js";
+import type { EventHandler } from "../../jobs/event-handlers.js";
+
+export interface CustomerForgotten {
+  accountId: string;
+  storeId: string;
+  customerId: string;
+  email: string;
+}
+
+export interface PrivacyRegistry {
+  holders: readonly PersonalDataHolder[];
+  forgotten: readonly EventHandler<CustomerForgotten>[];
+}
+
+/** What the privacy feature needs beyond `Deps`. */
+export interface PrivacyDeps {
+  privacy: PrivacyRegistry;
+}

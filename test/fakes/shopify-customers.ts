@@ -1,0 +1,194 @@
+/**
+ * A fake Shopify GraphQL Admin API for customer writes, on loopback, as Shopify answers them:
+ * `X-Shopify-Access-Token` checked (401 otherwise); `currentAppInstallation.accessScopes`;
+ * `tagsAdd` / `tagsRemove` and `metafieldsSet` / `metafieldsDelete` on `gid://shopify/Customer/…`
+ * with `userErrors` (an unknown customer, a metafield value that is not of its type); a token
+ * without `write_customers` gets ACCESS_DENIED; a scripted THROTTLED answer carries
+ * `extensions.cost.throttleStatus`. Failures other than auth are HTTP 200, as Shopify's are.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface FakeShopifyCustomer {
+  tags: string[];
+  metafields: Record<string, { type: string; value: string }>;
+}
+
+export interface FakeShopifyCustomers {
+  /** The shop as a connection stores it (an origin: WEBHOOKS_ALLOW_PRIVATE in tests). */
+  shop: string;
+  token: string;
+  /** A token whose app has read scopes only. */
+  readOnlyToken: string;
+  /** By numeric id. */
+  customers: Map<string, FakeShopifyCustomer>;
+  requests: { query: string; variables: Record<string, unknown> }[];
+  throttle(n: number): void;
+  close(): Promise<void>;
+}
+
+const cost = (requested: number, available: number) => ({
+  cost: {
+    requestedQueryCost: requested,
+    actualQueryCost: available >= requested ? requested : null,
+    throttleStatus: { maximumAvailable: 2000, currentlyAvailable: available, restoreRate: 100 },
+  },
+});
+
+export async function startFakeShopifyCustomers(): Promise<FakeShopifyCustomers> {
+  const token = "shpat_customers_0123456789abcdef";
+  const readOnlyToken = "shpat_readonly_0123456789abcdef";
+  const customers = new Map<string, FakeShopifyCustomer>();
+  const requests: FakeShopifyCustomers["requests"] = [];
+  let throttled = 0;
+
+  function run(query: string, v: Record<string, unknown>, scopes: string[]) {
+    if (/currentAppInstallation/.test(query)) {
+      return {
+        data: { currentAppInstallation: { accessScopes: scopes.map((handle) => ({ handle })) } },
+      };
+    }
+    const mutations = [
+      ...query.matchAll(/\b(tagsAdd|tagsRemove|metafieldsSet|metafieldsDelete)\s*\(/g),
+    ].map((m) => m[1] as string);
+    if (mutations.length === 0)
+      return { errors: [{ message: "the fake serves customer writes only" }] };
+    if (!scopes.includes("write_customers")) {
+      return {
+        data: Object.fromEntries(mutations.map((m) => [m, null])),
+        errors: mutations.map((m) => ({
+          message: `Access denied for ${m} field. Required access: \`write_customers\` access scope.`,
+          path: [m],
+          extensions: {
+            code: "ACCESS_DENIED",
+            documentation: "https://shopify.dev/api/usage/access-scopes",
+          },
+        })),
+      };
+    }
+    const data: Record<string, unknown> = {};
+    const find = (gid: unknown) =>
+      customers.get(String(gid).replace("gid://shopify/Customer/", ""));
+    for (const m of mutations) {
+      if (m === "tagsAdd" || m === "tagsRemove") {
+        const c = find(v.id);
+        if (c === undefined) {
+          data[m] = {
+            node: null,
+            userErrors: [{ field: ["id"], message: "Customer does not exist" }],
+          };
+          continue;
+        }
+        const tags = (v.tags as string[]).map((t) => t.trim());
+        c.tags =
+          m === "tagsAdd"
+            ? [...new Set([...c.tags, ...tags])]
+            : c.tags.filter((t) => !tags.includes(t));
+        data[m] = { node: { id: v.id }, userErrors: [] };
+      } else {
+        const list = (v.metafields ?? []) as Record<string, string>[];
+        const userErrors: unknown[] = [];
+        const done: unknown[] = [];
+        list.forEach((f, i) => {
+          const c = find(f.ownerId);
+          if (c === undefined) {
+            userErrors.push({
+              field: ["metafields", String(i), "ownerId"],
+              message: "Owner does not exist.",
+              code: "INVALID",
+            });
+            return;
+          }
+          const key = `${f.namespace}.${f.key}`;
+          if (m === "metafieldsDelete") {
+            if (c.metafields[key] !== undefined)
+              done.push({ key: f.key, namespace: f.namespace, ownerId: f.ownerId });
+            delete c.metafields[key];
+            return;
+          }
+          if (f.type === "number_integer" && !/^-?\d+$/.test(String(f.value))) {
+            userErrors.push({
+              field: ["metafields", String(i), "value"],
+              message: "Value must be an integer.",
+              code: "INVALID_VALUE",
+            });
+            return;
+          }
+          c.metafields[key] = { type: String(f.type), value: String(f.value) };
+          done.push({ id: `gid://shopify/Metafield/${i + 1}` });
+        });
+        data[m] =
+          m === "metafieldsSet"
+            ? { metafields: userErrors.length > 0 ? null : done, userErrors }
+            : { deletedMetafields: done, userErrors };
+      }
+    }
+    return { data };
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify(body));
+      };
+      if (
+        req.method !== "POST" ||
+        !/^\/admin\/api\/\d{4}-\d{2}\/graphql\.json$/.test(req.url ?? "")
+      )
+        return send(404, { errors: "Not Found" });
+      const given = req.headers["x-shopify-access-token"];
+      if (given !== token && given !== readOnlyToken)
+        return send(401, {
+          errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
+        });
+      const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        query: string;
+        variables?: Record<string, unknown>;
+      };
+      requests.push({ query: parsed.query, variables: parsed.variables ?? {} });
+      if (throttled > 0) {
+        throttled--;
+        return send(200, {
+          errors: [
+            {
+              message: "Throttled",
+              extensions: {
+                code: "THROTTLED",
+                documentation: "https://shopify.dev/api/usage/rate-limits",
+              },
+            },
+          ],
+          extensions: cost(20, 5),
+        });
+      }
+      const scopes =
+        given === token
+          ? ["read_orders", "read_customers", "write_customers"]
+          : ["read_orders", "read_customers"];
+      send(200, {
+        ...run(parsed.query, parsed.variables ?? {}, scopes),
+        extensions: cost(20, 1990),
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const shop = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    shop,
+    token,
+    readOnlyToken,
+    customers,
+    requests,
+    throttle: (n) => {
+      throttled = n;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
