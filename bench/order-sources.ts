@@ -64,6 +64,63 @@ export function velvetRepeats(run: string, answers: Map<number, string>): Reques
   };
 }
 
+export interface ReturningSource extends RequestSource {
+  /** New orders answered correctly (each must add exactly one order row). */
+  readonly answered: number;
+}
+
+/**
+ * Returning customers: the answered customers in a cycle, each time with a new order. Each must
+ * be answered with its own customer id, `queued` (its enrichment is still pending: worker off)
+ * and a new order id.
+ */
+export function velvetReturning(run: string, answers: Map<number, string>): ReturningSource {
+  const tags = [...answers.keys()];
+  if (tags.length === 0) throw new Error("no answered customers to return");
+  const firsts = new Map(
+    tags.map((tag) => [tag, JSON.parse(answers.get(tag) as string) as Record<string, string>]),
+  );
+  const orderIds = new Set<string>();
+  let cursor = 0;
+  let answered = 0;
+  return {
+    get answered() {
+      return answered;
+    },
+    next: () => {
+      const i = cursor++;
+      const tag = tags[i % tags.length] as number;
+      return { tag, body: orderBody(run, tag, `-r${i}`) };
+    },
+    check: (tag, status, body) => {
+      const first = firsts.get(tag);
+      let answer: Record<string, unknown>;
+      try {
+        answer = JSON.parse(body) as Record<string, unknown>;
+      } catch {
+        return false;
+      }
+      const { customerId, orderId, enrichmentStatus, success } = answer;
+      const ok =
+        status === 200 &&
+        first !== undefined &&
+        Object.keys(answer).sort().join(",") === ANSWER_KEYS &&
+        success === true &&
+        enrichmentStatus === "queued" &&
+        customerId === first.customerId &&
+        typeof orderId === "string" &&
+        UUID.test(orderId) &&
+        orderId !== first.orderId &&
+        !orderIds.has(orderId);
+      if (ok) {
+        orderIds.add(orderId as string);
+        answered += 1;
+      }
+      return ok;
+    },
+  };
+}
+
 /** The customer id of a correct new-customer answer, or null. */
 function newCustomerAnswer(body: string): string | null {
   let answer: Record<string, unknown>;

@@ -6,7 +6,7 @@
  * item goes alone and waits for nothing (no timer, no added latency). When all are out, items
  * wait in arrival order; the moment a batch comes back, up to `maxBatch` of them leave together.
  * Under load that turns many round trips, pool checkouts and commits into one, which is where
- * a busy PostgreSQL's time goes (README, Performance → Order intake on PostgreSQL).
+ * a busy PostgreSQL's time goes (docs/performance.md, Order intake).
  *
  * `run` answers each item of a batch, in order: a value, or the reason that item failed. If
  * `run` itself rejects, every item of that batch is rejected with its error.

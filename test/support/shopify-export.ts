@@ -36,10 +36,14 @@ const LAST = [
   "Wirth",
 ];
 
-/** Writes at least `rows` data rows (the last order is completed); returns rows and orders. */
+/**
+ * Writes at least `rows` data rows (the last order is completed); returns rows and orders.
+ * `start` numbers the customers and orders after those of an earlier export (a later one).
+ */
 export async function writeShopifyExport(
   file: string,
   rows: number,
+  start: { customer: number; order: number } = { customer: 0, order: 0 },
 ): Promise<{ rows: number; orders: number }> {
   const out = fs.createWriteStream(file);
   const write = async (line: string) => {
@@ -52,7 +56,9 @@ export async function writeShopifyExport(
   while (written < rows) {
     order += 1;
     // Every third order is a repeat of an earlier customer.
-    const customer = order % 3 === 0 && customers > 0 ? (order * 7919) % customers : customers++;
+    const customer =
+      start.customer +
+      (order % 3 === 0 && customers > 0 ? (order * 7919) % customers : customers++);
     const first = FIRST[customer % FIRST.length] ?? "Ada";
     const last = LAST[Math.floor(customer / FIRST.length) % LAST.length] ?? "Lovelace";
     const items = 1 + (order % 3);
@@ -64,7 +70,7 @@ export async function writeShopifyExport(
     const zip = String(10000 + (customer % 89999));
     for (let item = 1; item <= items; item++) {
       const name = `#${1000 + order}`;
-      const id = String(5_000_000 + order);
+      const id = String(5_000_000 + start.order + order);
       const line = `${item}x Product,${(9.5 * item).toFixed(2)},SKU-${item}`;
       await write(
         item === 1

@@ -27,7 +27,6 @@ import { registerDestinationsRoutes } from "./destinations/destinations-routes.j
 import { sendErrorPage } from "./html/error-pages.js";
 import { registerCookies } from "./http/cookies.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
-import { registerPageHelmet } from "./http/respond.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { registerProfileRoutes } from "./profile/profile-routes.js";
@@ -56,7 +55,6 @@ export function registerDashboard(
   deps: Deps & AlertsDeps & PrivacyDeps & DestinationsDeps,
   options: DashboardOptions = {},
 ): void {
-  registerPageHelmet(app);
   app.register(async (dashboard) => {
     const sendChat = options.sendChat ?? deps.alerts.sendChat;
     registerCookies(dashboard);

@@ -26,7 +26,7 @@ export function enrichmentJobKey(customerId: string): string {
 
 export const LIVE_ENRICHMENT: EnrichmentOptions = { alerts: true, priority: "live" };
 
-/** A customer's enrichment job (also written by orders/new-customer-statement.ts). */
+/** A customer's enrichment job (PostgreSQL's orders/submission-statement.ts writes the same). */
 export function enrichmentJob(
   customerId: string,
   maxAttempts: number,

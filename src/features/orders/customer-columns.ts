@@ -1,6 +1,6 @@
 /**
  * A submission's customer as the `customers` columns it sets at creation: one mapping for the
- * general transaction (submit-order.ts) and PostgreSQL's new-customer statement.
+ * general transaction (submit-order.ts) and PostgreSQL's submission statement.
  */
 import type { StoreRef } from "../../db/store-ref.js";
 import { normalizeEmail } from "./email-address.js";

@@ -6,70 +6,108 @@
  * the order the contract lists them, first problem wins. Absent, null and "" count as missing.
  * Unknown fields are ignored.
  */
-import { z } from "zod";
 import { isDecimalString } from "../../lib/decimal.js";
 import { checkEmail } from "./email-address.js";
 
 const REQUIRED = ["email", "firstName", "lastName"] as const;
 const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
 
-const text = (field: string, max: number) =>
-  z
-    .string({ error: `${field} must be a string` })
-    .max(max, { error: `${field} must be at most ${max} characters` });
+/**
+ * The checks are plain functions made once, each field's messages built when the module loads:
+ * this runs on every order, and a general schema library cost several times more per request.
+ * A check returns the field's value or throws its first problem as an Invalid.
+ */
+class Invalid {
+  constructor(readonly message: string) {}
+}
 
-const optionalText = (field: string, max: number) =>
-  text(field, max)
-    .nullish()
-    .transform((v) => (v === undefined || v === null || v.trim() === "" ? null : v.trim()));
+type Check<T> = (value: unknown) => T;
 
-const name = (field: string) =>
-  text(field, 200)
-    .refine((v) => v.trim() !== "", { error: `${field} must not be blank` })
-    .transform((v) => v.trim());
+function text(field: string, max: number): Check<string> {
+  const notString = new Invalid(`${field} must be a string`);
+  const tooLong = new Invalid(`${field} must be at most ${max} characters`);
+  return (value) => {
+    if (typeof value !== "string") throw notString;
+    if (value.length > max) throw tooLong;
+    return value;
+  };
+}
 
-const email = text("email", 254).superRefine((value, ctx) => {
-  const verdict = checkEmail(value);
-  if (verdict === "invalid")
-    ctx.addIssue({ code: "custom", message: "email is not a valid e-mail address" });
-  if (verdict === "disposable")
-    ctx.addIssue({
-      code: "custom",
-      message: "email uses a disposable e-mail domain, which is not accepted",
-    });
+/** Absent, null, blank: null; else the trimmed string. */
+function optionalText(field: string, max: number): Check<string | null> {
+  const check = text(field, max);
+  return (value) => {
+    if (value === undefined || value === null) return null;
+    const trimmed = check(value).trim();
+    return trimmed === "" ? null : trimmed;
+  };
+}
+
+function name(field: string): Check<string> {
+  const check = text(field, 200);
+  const blank = new Invalid(`${field} must not be blank`);
+  return (value) => {
+    const trimmed = check(value).trim();
+    if (trimmed === "") throw blank;
+    return trimmed;
+  };
+}
+
+const emailText = text("email", 254);
+const INVALID_EMAIL = new Invalid("email is not a valid e-mail address");
+const DISPOSABLE_EMAIL = new Invalid(
+  "email uses a disposable e-mail domain, which is not accepted",
+);
+
+function email(value: unknown): string {
+  const verdict = checkEmail(emailText(value));
+  if (verdict === "invalid") throw INVALID_EMAIL;
+  if (verdict === "disposable") throw DISPOSABLE_EMAIL;
+  return value as string;
+}
+
+/** An optional object: absent or null is null; anything but a plain object is its message. */
+function objectOf<T>(field: string, read: (o: Record<string, unknown>) => T): Check<T | null> {
+  const notObject = new Invalid(`${field} must be an object`);
+  return (value) => {
+    if (value === undefined || value === null) return null;
+    if (typeof value !== "object" || Array.isArray(value)) throw notObject;
+    return read(value as Record<string, unknown>);
+  };
+}
+
+const city = optionalText("address.city", 200);
+const state = optionalText("address.state", 100);
+const zipcode = optionalText("address.zipcode", 20);
+const country = optionalText("address.country", 100);
+const readAddress = objectOf("address", (o) => ({
+  city: city(o.city),
+  state: state(o.state),
+  zipcode: zipcode(o.zipcode),
+  country: country(o.country),
+}));
+
+const orderId = optionalText("order.id", 255);
+const orderNumber = optionalText("order.number", 255);
+const totalText = optionalText("order.total", 40);
+const BAD_TOTAL = new Invalid(
+  'order.total must be a non-negative decimal string, such as "129.90"',
+);
+const currencyText = optionalText("order.currency", 3);
+const BAD_CURRENCY = new Invalid('order.currency must be an ISO 4217 currency code, such as "USD"');
+const readOrder = objectOf("order", (o) => {
+  const id = orderId(o.id);
+  const number = orderNumber(o.number);
+  const total = totalText(o.total);
+  if (total !== null && !isDecimalString(total)) throw BAD_TOTAL;
+  const currency = (currencyText(o.currency) ?? "USD").toUpperCase();
+  if (!CURRENCIES.has(currency)) throw BAD_CURRENCY;
+  return { id, number, total, currency };
 });
 
-const objectOf = <T extends z.ZodRawShape>(field: string, shape: T) =>
-  z.object(shape, { error: `${field} must be an object` });
-
-const AddressSchema = objectOf("address", {
-  city: optionalText("address.city", 200),
-  state: optionalText("address.state", 100),
-  zipcode: optionalText("address.zipcode", 20),
-  country: optionalText("address.country", 100),
-});
-
-const OrderSchema = objectOf("order", {
-  id: optionalText("order.id", 255),
-  number: optionalText("order.number", 255),
-  total: optionalText("order.total", 40).refine((v) => v === null || isDecimalString(v), {
-    error: 'order.total must be a non-negative decimal string, such as "129.90"',
-  }),
-  currency: optionalText("order.currency", 3)
-    .transform((v) => (v === null ? "USD" : v.toUpperCase()))
-    .refine((v) => CURRENCIES.has(v), {
-      error: 'order.currency must be an ISO 4217 currency code, such as "USD"',
-    }),
-});
-
-const OrderRequestSchema = z.object({
-  email,
-  firstName: name("firstName"),
-  lastName: name("lastName"),
-  phone: optionalText("phone", 50),
-  address: AddressSchema.nullish(),
-  order: OrderSchema.nullish(),
-});
+const firstName = name("firstName");
+const lastName = name("lastName");
+const phone = optionalText("phone", 50);
 
 export interface Address {
   city: string | null;
@@ -105,23 +143,23 @@ export function parseOrderRequest(body: unknown): ParseResult {
   if (missing.length > 0)
     return { ok: false, message: `Missing required fields: ${missing.join(", ")}` };
 
-  const parsed = OrderRequestSchema.safeParse(record);
-  if (!parsed.success) {
-    return { ok: false, message: parsed.error.issues[0]?.message ?? "Invalid request body" };
+  try {
+    // The contract's order: each field as listed, the first problem wins.
+    const value = {
+      email: email(record.email).trim(),
+      firstName: firstName(record.firstName),
+      lastName: lastName(record.lastName),
+      phone: phone(record.phone),
+      address: readAddress(record.address),
+      order: readOrder(record.order),
+    };
+    const { address, order } = value;
+    if (address !== null && Object.values(address).every((x) => x === null)) value.address = null;
+    // An order object with no field set carries no order data: no order record is made.
+    if (order !== null && (order.id ?? order.number ?? order.total) === null) value.order = null;
+    return { ok: true, value };
+  } catch (error) {
+    if (error instanceof Invalid) return { ok: false, message: error.message };
+    throw error;
   }
-  const v = parsed.data;
-  const address = v.address ?? null;
-  const order = v.order ?? null;
-  return {
-    ok: true,
-    value: {
-      email: v.email.trim(),
-      firstName: v.firstName,
-      lastName: v.lastName,
-      phone: v.phone,
-      address: address && Object.values(address).some((x) => x !== null) ? address : null,
-      // An order object with no field set carries no order data: no order record is made.
-      order: order && (order.id ?? order.number ?? order.total) !== null ? order : null,
-    },
-  };
 }

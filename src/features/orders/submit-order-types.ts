@@ -1,6 +1,6 @@
 /**
  * What the order-intake use case takes and answers (submit-order.ts), in a file of their own so
- * the PostgreSQL one-statement path (new-customer-statement.ts) can answer the same shape.
+ * the PostgreSQL one-statement path (submission-statement.ts) can answer the same shape.
  */
 
 import type { JobPriority } from "../../jobs/claim-jobs.js";

@@ -7,10 +7,11 @@
  * The API and the order importers (features/order-import) both come through here; an import
  * passes `orderedAt` (the order's own date), `alerts: false` and the backfill priority; the
  * sample store history (features/demo) also `sample: true`, which marks new customers as
- * sample and charges nothing.
- * On PostgreSQL a new customer is written by one statement first, with the other new customers
- * that arrive while the database is busy (new-customer-batches.ts: one round trip instead of
- * seven each); anything else, or a conflict, comes here to the transaction.
+ * sample and charges nothing (always through the transaction below).
+ * On PostgreSQL a submission is written by one statement first, with the other submissions that
+ * arrive while the database is busy (submission-batches.ts: one round trip instead of five to
+ * seven each, for new and returning customers alike, by the same rules); what that statement
+ * cannot settle with certainty (a race with another writer) comes here to the transaction.
  * Every uniqueness guard is a database constraint used through INSERT … ON CONFLICT DO NOTHING,
  * so racing requests on any number of processes converge on one row. Any error rolls the whole
  * transaction back, which is what makes a 500 safe to retry.
@@ -30,7 +31,6 @@ import {
 } from "../enrichment/enqueue-enrichment.js";
 import { requeueFailedEnrichment } from "../enrichment/requeue-failed-enrichment.js";
 import { customerColumns } from "./customer-columns.js";
-import { submitNewCustomer } from "./new-customer-batches.js";
 import {
   findCustomerByEmail,
   findOrder,
@@ -41,6 +41,7 @@ import {
   promoteJob,
 } from "./order-queries.js";
 import type { OrderSubmission } from "./order-request.js";
+import { submitBatched } from "./submission-batches.js";
 import {
   type EnrichmentStatusAnswer,
   enrichmentOptions,
@@ -55,10 +56,10 @@ export async function submitOrder(
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
   if (deps.db.dialect === "postgres" && !options.sample) {
-    const created = await submitNewCustomer(deps, store, submission, options);
-    if (created !== null) {
-      deps.jobs.notify();
-      return created;
+    const batched = await submitBatched(deps, store, submission, options);
+    if (batched !== null) {
+      if (batched.enrichmentStatus !== "existing") deps.jobs.notify();
+      return batched;
     }
   }
   const result = await deps.db.kysely

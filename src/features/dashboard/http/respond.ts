@@ -1,17 +1,17 @@
 /** How dashboard responses leave: HTML with strict headers, and 303 redirects after a POST. */
-import fastifyHelmet, { type FastifyHelmetOptions } from "@fastify/helmet";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyReply } from "fastify";
+import helmet, { type HelmetOptions } from "helmet";
 import type { SafeHtml } from "../html/html.js";
 
 /**
- * @fastify/helmet's options for pages. Only our own script and stylesheet run; inline SVG is
+ * helmet's options for pages. Only our own script and stylesheet run; inline SVG is
  * markup, not a resource, so charts need no exception. Frames are refused (click-jacking), forms
  * may only post back to us. HSTS is left to whoever terminates TLS in front of Velvet (it knows
  * whether every subdomain is HTTPS); helmet's other defaults (COOP, CORP, Origin-Agent-Cluster,
- * X-DNS-Prefetch-Control, …) are kept. Not global: API answers get only nosniff (http/app.ts).
+ * X-DNS-Prefetch-Control, …) are kept. Pages only: API answers get only nosniff (http/app.ts).
  */
-export const PAGE_HELMET_OPTIONS: FastifyHelmetOptions = {
-  global: false,
+export const PAGE_HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -30,13 +30,34 @@ export const PAGE_HELMET_OPTIONS: FastifyHelmetOptions = {
   strictTransportSecurity: false,
 };
 
-/** Registers helmet on the whole app, so pages served outside the dashboard's routes (404) have it. */
-export function registerPageHelmet(app: FastifyInstance): void {
-  app.register(fastifyHelmet, PAGE_HELMET_OPTIONS);
+/**
+ * The headers helmet sets with those options, worked out once: they do not depend on the
+ * request, so no page (and no API request) pays for a hook or for building them again.
+ */
+function pageHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: unknown) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(PAGE_HELMET_OPTIONS)(
+    {} as IncomingMessage,
+    response as unknown as ServerResponse,
+    (error?: unknown) => {
+      if (error) throw error;
+    },
+  );
+  return headers;
 }
 
+const PAGE_HEADERS = pageHeaders();
+
 export function applySecurityHeaders(reply: FastifyReply): void {
-  reply.helmet();
+  reply.headers(PAGE_HEADERS);
   // Pages show account data and, once, a secret key: never keep them in a shared cache or the
   // back-button cache of a shared computer.
   reply.header("cache-control", "no-store");

@@ -1,8 +1,8 @@
 /**
- * PostgreSQL's new-customer statement with several customers: two statements that share
+ * PostgreSQL's submission statement with several customers: two statements that share
  * customers, sent at once in opposite orders, must not deadlock. The rows go in key order
- * (insertNewCustomers sorts them), so the second statement waits for the first and then finds
- * the customers existing. A trigger slows each statement's second row, so without the sort
+ * (writeSubmissions sorts them), so the second statement waits for the first and then leaves
+ * the customers it did not create unsettled (for the general transaction), writing nothing. A trigger slows each statement's second row, so without the sort
  * each would hold one customer the other needs, every time.
  */
 import { sql } from "kysely";
@@ -12,9 +12,9 @@ import { uniqueEmail } from "../../../test/support/orders.js";
 import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import { createAccount } from "../accounts/create-account.js";
 import { LIVE_ENRICHMENT } from "../enrichment/enqueue-enrichment.js";
-import { insertNewCustomers, prepareWrite } from "./new-customer-statement.js";
+import { prepareWrite, writeSubmissions } from "./submission-statement.js";
 
-describe.skipIf(!postgresEngine.available)("new-customer statement on postgres", () => {
+describe.skipIf(!postgresEngine.available)("submission statement on postgres", () => {
   let t: TestDeps;
   beforeAll(async () => {
     t = await startTestDeps(postgresEngine);
@@ -51,6 +51,7 @@ describe.skipIf(!postgresEngine.available)("new-customer statement on postgres",
         },
         now,
         datedAt: now,
+        backdate: false,
         maxAttempts: 5,
         enrichment: LIVE_ENRICHMENT,
         requestId: null,
@@ -58,11 +59,12 @@ describe.skipIf(!postgresEngine.available)("new-customer statement on postgres",
       });
     const [x, y] = [uniqueEmail("x"), uniqueEmail("y")];
     const [first, second] = await Promise.all([
-      insertNewCustomers(t.deps.db, [write(x), write(y)]),
-      insertNewCustomers(t.deps.db, [write(y), write(x)]),
+      writeSubmissions(t.deps.db, [write(x), write(y)]),
+      writeSubmissions(t.deps.db, [write(y), write(x)]),
     ]);
-    // One statement created both customers, the other found them existing and wrote nothing.
-    expect([first.size, second.size].sort()).toEqual([0, 2]);
+    // One statement created both customers; the other wrote nothing and left both unsettled.
+    const kinds = [first, second].map((answers) => answers.map((a) => a.kind).join());
+    expect(kinds.sort()).toEqual(["created,created", "unsettled,unsettled"]);
     const rows = await t.deps.db.kysely
       .selectFrom("customers")
       .select((eb) => eb.fn.countAll<string>().as("n"))
