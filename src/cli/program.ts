@@ -43,7 +43,8 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   },
   {
     name: "usage",
-    description: "enrichments charged in a month (UTC) and their cost",
+    description:
+      "enrichments charged in a month (UTC) and their cost, beside what each provider billed",
     load: async () => (await import("./commands/usage.js")).registerUsage,
   },
   {
