@@ -65,25 +65,9 @@ export function registerDestination(program: Command): void {
     .requiredOption("--api-key <key>", "a Klaviyo private API key (pk_…) with profiles:write")
     .option("--events <list>", "comma-separated, from customer.enriched, customer.forgotten")
     .option("--json", "print one JSON object")
-    .action(async (opts: AccountOption & { apiKey: string; events?: string }) => {
-      const added = await withDeps(
-        (deps) =>
-          addDestination(deps, {
-            accountId: opts.account,
-            kind: "klaviyo",
-            fields: { apiKey: opts.apiKey },
-            events: opts.events,
-            actor: commandActor(),
-          }),
-        { providers: false },
-      );
-      printResult(
-        Boolean(opts.json),
-        { destinationId: added.destinationId, target: added.target, events: added.events },
-        () =>
-          `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
-      );
-    });
+    .action((opts: AccountOption & { apiKey: string; events?: string }) =>
+      addAndPrint(opts, "klaviyo", { apiKey: opts.apiKey }),
+    );
 
   add
     .command("shopify")
@@ -93,25 +77,9 @@ export function registerDestination(program: Command): void {
     .option("--tag <tag>", "the customer tag", "VIP")
     .option("--events <list>", "comma-separated, from customer.vip, customer.forgotten")
     .option("--json", "print one JSON object")
-    .action(async (opts: AccountOption & { connection: string; tag: string; events?: string }) => {
-      const added = await withDeps(
-        (deps) =>
-          addDestination(deps, {
-            accountId: opts.account,
-            kind: "shopify",
-            fields: { connectionId: opts.connection, tag: opts.tag },
-            events: opts.events,
-            actor: commandActor(),
-          }),
-        { providers: false },
-      );
-      printResult(
-        Boolean(opts.json),
-        { destinationId: added.destinationId, target: added.target, events: added.events },
-        () =>
-          `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
-      );
-    });
+    .action((opts: AccountOption & { connection: string; tag: string; events?: string }) =>
+      addAndPrint(opts, "shopify", { connectionId: opts.connection, tag: opts.tag }),
+    );
 
   destination
     .command("list")
@@ -180,4 +148,28 @@ export function registerDestination(program: Command): void {
         () => `Destination ${opts.destination} removed.`,
       );
     });
+}
+
+/** Adds a destination of a kind without a secret to reveal, and prints what was added. */
+async function addAndPrint(
+  opts: AccountOption & { events?: string },
+  kind: "klaviyo" | "shopify",
+  fields: Record<string, string>,
+): Promise<void> {
+  const added = await withDeps(
+    (deps) =>
+      addDestination(deps, {
+        accountId: opts.account,
+        kind,
+        fields,
+        events: opts.events,
+        actor: commandActor(),
+      }),
+    { providers: false },
+  );
+  printResult(
+    Boolean(opts.json),
+    { destinationId: added.destinationId, target: added.target, events: added.events },
+    () => `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
+  );
 }
