@@ -1,17 +1,26 @@
 /**
  * Sample data on both engines, through the real app and its worker: the generated history is
- * imported, marked as sample, enriched and scored (at least one VIP with its explanation), never
- * charged and never alerted even with an alert channel set; adding it again imports nothing;
- * removing it erases every sample customer and leaves the real ones; both are audited.
+ * imported, marked as sample, enriched and scored (at least one VIP with its explanation) on the
+ * offline signals alone (no provider is asked about a sample person), never charged and never
+ * alerted even with an alert channel and a webhook destination set; adding it again imports
+ * nothing; removing it erases every sample customer and leaves the real ones, tells no
+ * destination, and is audited.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
+import {
+  type FakeWebhookReceiver,
+  startWebhookReceiver,
+} from "../../../test/fakes/webhook-receiver.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
+import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { createWorker } from "../../jobs/worker.js";
 import { allTasks } from "../../tasks.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { listAuditEvents } from "../audit/list-audit-events.js";
+import { addDestination } from "../destinations/add-destination.js";
 import { addSampleData, countSampleCustomers, removeSampleData } from "./sample-data.js";
 import { SAMPLE_CUSTOMERS, sampleHistory, spreadZips } from "./sample-history.js";
 
@@ -36,10 +45,34 @@ for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`sample data (${engine.name})`, { timeout: 120_000 }, () => {
     let app: TestApp;
     let account: TestAccount;
+    let fakes: FakeProviders;
+    let receiver: FakeWebhookReceiver;
     const actor = cliActor("tester");
+    const providerCalls = () =>
+      fakes.pdl.requestCount() +
+      fakes.enrichlayer.requestCount() +
+      fakes.fullcontact.requestCount() +
+      fakes.gravatar.requestCount();
     beforeAll(async () => {
-      app = await startTestApp(engine, { worker: true });
+      [fakes, receiver] = await Promise.all([startFakeProviders(), startWebhookReceiver()]);
+      app = await startTestApp(engine, {
+        worker: true,
+        env: {
+          ...fakes.env,
+          ...STORE_SYNC_ENV,
+          GRAVATAR_RATE_LIMIT_PER_MIN: "60000",
+          WEBHOOKS_ALLOW_PRIVATE: "true",
+        },
+      });
       account = await app.createAccount();
+      // Every event, the forgetting included, would reach this receiver.
+      await addDestination(app.deps, {
+        accountId: account.accountId,
+        kind: "webhook",
+        fields: { url: receiver.url },
+        events: "customer.enriched,customer.vip,customer.forgotten",
+        actor,
+      });
       // A channel is set: a VIP among real customers would be alerted by e-mail.
       await app.deps.db.kysely
         .updateTable("accounts")
@@ -53,8 +86,12 @@ for (const engine of ENGINES) {
         order: { id: "1", total: "20.00" },
       });
       expect(res.status).toBe(200);
+      await waitFor("the real customer looked up", async () => providerCalls() >= 4, 20_000);
     });
-    afterAll(() => app?.close());
+    afterAll(async () => {
+      await app?.close();
+      await Promise.all([fakes?.close(), receiver?.close()]);
+    });
 
     const db = () => app.deps.db.kysely;
     const count = async (table: "usage_charges" | "alerts" | "customers") =>
@@ -96,7 +133,15 @@ for (const engine of ENGINES) {
       const signals = JSON.parse(vips[0]?.signals ?? "[]") as Array<{ points: number }>;
       expect(signals.reduce((sum, s) => sum + s.points, 0)).toBe(vips[0]?.score);
       expect(await count("usage_charges")).toBe(1); // the real customer's only
-      expect(await count("alerts")).toBe(0);
+      const sampleAlerts = await db()
+        .selectFrom("alerts")
+        .innerJoin("customers", "customers.id", "alerts.customer_id")
+        .select("alerts.id")
+        .where("customers.sample", "=", 1)
+        .execute();
+      expect(sampleAlerts).toEqual([]);
+      // The real customer's lookups only: one per provider.
+      expect(providerCalls()).toBe(4);
     });
 
     it("adds nothing the second time", async () => {
@@ -112,6 +157,20 @@ for (const engine of ENGINES) {
       expect(await count("customers")).toBe(1);
       expect(await countSampleCustomers(app.deps, account.accountId)).toBe(0);
       expect(await count("usage_charges")).toBe(1);
+      // Only the real customer was ever handed to the destination, and nobody hears of the
+      // sample people going.
+      const handed = await db()
+        .selectFrom("destination_deliveries")
+        .select(["event", "customer_id"])
+        .execute();
+      const real = await db()
+        .selectFrom("customers")
+        .select("id")
+        .where("email", "=", "real@acme.com")
+        .executeTakeFirstOrThrow();
+      expect(handed.length).toBeGreaterThan(0);
+      expect(handed.map((d) => d.event)).not.toContain("customer.forgotten");
+      expect(handed.every((d) => d.customer_id === real.id)).toBe(true);
       const trail = await listAuditEvents(db(), account.accountId, { page: 1 });
       expect(trail.events.map((e) => e.action)).toEqual(
         expect.arrayContaining(["sample_data.added", "sample_data.removed"]),

@@ -88,7 +88,10 @@ async function enrichCustomer(
     lastName: customer.last_name,
     phone: customer.phone,
   };
-  const unanswered = providers.filter((p) => !settled.providers.has(p.name));
+  // Sample data (features/demo) is fictional people at example domains: no outside source is
+  // asked about them, so they cost nothing and leave nothing with anyone.
+  const unanswered =
+    customer.sample === 1 ? [] : providers.filter((p) => !settled.providers.has(p.name));
   const account = { id: customer.account_id, monthlyBudgetUsd: customer.monthly_budget_usd };
   const plan = await planLookups(
     db,

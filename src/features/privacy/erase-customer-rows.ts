@@ -26,21 +26,23 @@ export async function eraseCustomerRows(
   const customer = await trx
     .selectFrom("customers")
     .innerJoin("stores", "stores.id", "customers.store_id")
-    .select(["customers.email", "customers.store_id", "stores.account_id"])
+    .select(["customers.email", "customers.store_id", "customers.sample", "stores.account_id"])
     .where("customers.id", "=", customerId)
     .executeTakeFirst();
   if (customer === undefined) return { jobs: 0 };
-  await raise(
-    registry.forgotten,
-    trx,
-    {
-      accountId: customer.account_id,
-      storeId: customer.store_id,
-      customerId,
-      email: customer.email,
-    },
-    now,
-  );
+  // Sample data (features/demo) was never handed to anyone: nobody is told it is gone.
+  if (customer.sample !== 1)
+    await raise(
+      registry.forgotten,
+      trx,
+      {
+        accountId: customer.account_id,
+        storeId: customer.store_id,
+        customerId,
+        email: customer.email,
+      },
+      now,
+    );
   const jobKeys: string[] = [];
   for (const holder of registry.holders)
     jobKeys.push(...((await holder.jobKeys?.(trx, customerId)) ?? []));
