@@ -105,6 +105,7 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
     c.reasons.length === 0
       ? "_No single signal stood out._"
       : c.reasons.map((r) => `• ${neutralChatText(describeReason(r))}`).join("\n");
+  const links = c.verdictLinks ?? null;
   const blocks: ChatBlock[] = [
     {
       type: "header",
@@ -125,6 +126,12 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
           url: c.customerUrl,
           style: "primary",
         },
+        ...(links
+          ? [
+              { type: "button" as const, text: plainText("Right"), url: links.right },
+              { type: "button" as const, text: plainText("Not a VIP"), url: links.wrong },
+            ]
+          : []),
       ],
     },
     { type: "context", elements: [mrkdwn(`${neutralChatText(c.storeName)} · Velvet VIP alert`)] },
@@ -137,10 +144,15 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
       ? null
       : `Why: ${c.reasons.map((r) => neutralChatText(describeReason(r))).join("; ")}`,
     `<${c.customerUrl}|Open in Velvet>`,
+    links === null ? null : `Is this a VIP? <${links.right}|Right> · <${links.wrong}|Not a VIP>`,
   ]
     .filter((line): line is string => line !== null)
     .join("\n");
   return { text, blocks };
+}
+
+function plainText(text: string): TextObject {
+  return { type: "plain_text", text };
 }
 
 function mrkdwn(text: string): TextObject {
