@@ -284,6 +284,13 @@ for (const engine of ENGINES) {
         expect(await res.text()).toContain("This link cannot be used");
         expect((await postLink(app, link)).status, link).toBe(400);
       }
+      // A genuine link posted without the pre-session CSRF pair (a forged form) records nothing.
+      const noCsrf = await new HttpBrowser(app.url).post("/verdict", {
+        alert: new URL(emailLinks.wrong, app.url).searchParams.get("alert") ?? "",
+        verdict: "wrong",
+        token: new URL(emailLinks.wrong, app.url).searchParams.get("token") ?? "",
+      });
+      expect(noCsrf.status).toBe(403);
       const before = await app.deps.db.kysely.selectFrom("vip_verdicts").selectAll().execute();
 
       // 90 days after the alert the links stop working.
@@ -333,6 +340,15 @@ for (const engine of ENGINES) {
       const shown = (await member.page(page)).html;
       expect(shown).toContain("Is this customer a VIP?");
       expect(shown).toContain('aria-pressed="true"');
+      // Without the session's CSRF token nothing is recorded.
+      const forged = await member.post(`${page}/verdict`, { verdict: "wrong", back: page });
+      expect(forged.status).toBe(403);
+      const unchanged = await app.deps.db.kysely
+        .selectFrom("vip_verdicts")
+        .select("verdict")
+        .where("customer_id", "=", customerId)
+        .executeTakeFirstOrThrow();
+      expect(unchanged.verdict).toBe("right");
       const saved = await member.submit(page, `${page}/verdict`, { verdict: "wrong", back: page });
       expect(saved.status).toBe(303);
       expect(saved.headers.get("location")).toBe(page);
