@@ -7,6 +7,7 @@
  * carries the same bytes.
  */
 import { escapeHtml } from "../../lib/escape-html.js";
+import { VERDICT_LABELS } from "../verdicts/verdict-links.js";
 import { formatOrder } from "./build-chat-message.js";
 import type { AlertContent } from "./load-alert.js";
 import { subjectText } from "./subject-text.js";
@@ -56,8 +57,8 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
       ? [
           "",
           "Is this customer a VIP? Tell Velvet (no sign-in needed):",
-          `  Right:     ${links.right}`,
-          `  Not a VIP: ${links.wrong}`,
+          `  ${`${VERDICT_LABELS.right}:`.padEnd(10)} ${links.right}`,
+          `  ${`${VERDICT_LABELS.wrong}:`.padEnd(10)} ${links.wrong}`,
         ]
       : []),
     "",
@@ -84,7 +85,7 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
     ...(links
       ? [
           '<p style="margin:16px 0 4px">Is this customer a VIP? Tell Velvet (no sign-in needed):</p>',
-          `<p><a href="${escapeHtml(links.right)}" style="${BUTTON}">Right</a> <a href="${escapeHtml(links.wrong)}" style="${BUTTON}">Not a VIP</a></p>`,
+          `<p><a href="${escapeHtml(links.right)}" style="${BUTTON}">${VERDICT_LABELS.right}</a> <a href="${escapeHtml(links.wrong)}" style="${BUTTON}">${VERDICT_LABELS.wrong}</a></p>`,
         ]
       : []),
     "</body></html>",

@@ -13,6 +13,7 @@
  */
 
 import { formatMoney } from "../../lib/money.js";
+import { VERDICT_LABELS } from "../verdicts/verdict-links.js";
 import type { AlertContent } from "./load-alert.js";
 import { describeReason } from "./top-reasons.js";
 
@@ -128,8 +129,8 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
         },
         ...(links
           ? [
-              { type: "button" as const, text: plainText("Right"), url: links.right },
-              { type: "button" as const, text: plainText("Not a VIP"), url: links.wrong },
+              { type: "button" as const, text: plainText(VERDICT_LABELS.right), url: links.right },
+              { type: "button" as const, text: plainText(VERDICT_LABELS.wrong), url: links.wrong },
             ]
           : []),
       ],
@@ -144,7 +145,9 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
       ? null
       : `Why: ${c.reasons.map((r) => neutralChatText(describeReason(r))).join("; ")}`,
     `<${c.customerUrl}|Open in Velvet>`,
-    links === null ? null : `Is this a VIP? <${links.right}|Right> · <${links.wrong}|Not a VIP>`,
+    links === null
+      ? null
+      : `Is this a VIP? <${links.right}|${VERDICT_LABELS.right}> · <${links.wrong}|${VERDICT_LABELS.wrong}>`,
   ]
     .filter((line): line is string => line !== null)
     .join("\n");
