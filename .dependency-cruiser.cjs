@@ -27,6 +27,7 @@ const FEATURE_ORDER = [
   "enrichment", // look up, score, decide; raises "customer enriched" and "VIP found" (deps.events)
   "orders",
   "customers",
+  "verdicts", // merchants' verdicts on VIPs, the signed links alerts carry, precision
   "alerts",
   "accounts",
   "team", // members, roles, invitations, password change and reset

@@ -27,6 +27,7 @@ import type { EnrichmentProvider } from "./features/enrichment/providers/provide
 import { createThreadedProviders } from "./features/enrichment/providers/provider-thread.js";
 import { createPromMetrics } from "./features/metrics/create-prom-metrics.js";
 import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
+import { verdictPersonalData } from "./features/verdicts/verdict-personal-data.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
 import { type Clock, systemClock } from "./lib/clock.js";
@@ -167,6 +168,7 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
         orderPersonalData,
         enrichmentPersonalData,
         alertPersonalData,
+        verdictPersonalData,
         chargePersonalData,
         destinationPersonalData,
       ],

@@ -21,6 +21,7 @@ import * as m0016 from "./migrations/0016_known_devices.js";
 import * as m0017 from "./migrations/0017_destinations.js";
 import * as m0018 from "./migrations/0018_sample_data.js";
 import * as m0019 from "./migrations/0019_spend_control.js";
+import * as m0020 from "./migrations/0020_verdicts.js";
 import type { Database } from "./schema.js";
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0017_destinations": m0017,
   "0018_sample_data": m0018,
   "0019_spend_control": m0019,
+  "0020_verdicts": m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

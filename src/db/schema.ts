@@ -205,6 +205,25 @@ export interface AlertsTable {
   last_error: string | null;
   created_at: number;
   delivered_at: number | null;
+  /**
+   * The key the verdict links in this alert's message are signed with (features/verdicts);
+   * null for alerts written before verdicts existed, whose messages carry no links.
+   */
+  verdict_secret: Generated<string | null>;
+}
+
+export type VerdictValue = "right" | "wrong";
+export type VerdictSource = "dashboard" | "email" | "chat" | "cli";
+
+/** A merchant's latest verdict on a VIP: one per customer, latest wins. */
+export interface VipVerdictsTable {
+  customer_id: string;
+  account_id: string;
+  verdict: VerdictValue;
+  source: VerdictSource;
+  /** The dashboard user who gave it; null from an alert's link or the command line. */
+  given_by: string | null;
+  given_at: number;
 }
 
 export type AlertAttemptOutcome = "delivered" | "retry" | "failed";
@@ -459,6 +478,7 @@ export interface Database {
   provider_results: ProviderResultsTable;
   zip_incomes: ZipIncomesTable;
   alerts: AlertsTable;
+  vip_verdicts: VipVerdictsTable;
   alert_attempts: AlertAttemptsTable;
   sessions: SessionsTable;
   auth_attempts: AuthAttemptsTable;

@@ -2,7 +2,7 @@
  * A whole dashboard session with the process log captured at its most verbose (trace), on both
  * engines: sign up with e-mail verification, orders through the API, customers searched by
  * e-mail and by name, a colleague invited and joining, a wrong password, a password reset
- * through the mailed link, an alert address confirmed. Then the log is searched for every
+ * through the mailed link, an alert address confirmed, a verdict given through an alert's link. Then the log is searched for every
  * e-mail address, token, name, search term and password the session used: none may be there.
  */
 import { Writable } from "node:stream";
@@ -18,6 +18,7 @@ import { ENGINES } from "../../test/support/databases.js";
 import { startSmtpServer, type TestSmtpServer } from "../../test/support/smtp-server.js";
 import { tokenOf } from "../../test/support/team.js";
 import { startTestApp, type TestApp } from "../../test/support/test-app.js";
+import { verdictLinks } from "../features/verdicts/verdict-links.js";
 import { createLogger } from "../main.js";
 
 const NEW_PASSWORD = "velvet curtains mountain breeze";
@@ -98,6 +99,7 @@ for (const engine of ENGINES) {
         order: { id: "A-1001", number: "#1001", total: "120.00", currency: "USD" },
       });
       expect(order.status).toBeLessThan(300);
+      const { customerId } = (await order.json()) as { customerId: string };
       for (const q of [customerEmail, CUSTOMER.last, `${CUSTOMER.first} ${CUSTOMER.last}`]) {
         const found = await browser.page(`/customers?q=${encodeURIComponent(q)}`);
         expect(found.html).toContain(CUSTOMER.last);
@@ -144,6 +146,56 @@ for (const engine of ENGINES) {
       expect(saved.status).toBeLessThan(400);
       const alertLink = linkIn(await nextMail(alertEmail), "/alert-emails/confirm");
       await follow(new HttpBrowser(app.url), alertLink, "/alert-emails/confirm");
+      // The customer made a VIP, alerted, and judged through the alert's "Not a VIP" link.
+      const db = app.deps.db.kysely;
+      await expect
+        .poll(async () => {
+          const e = await db
+            .selectFrom("enrichments")
+            .select("enriched_at")
+            .where("customer_id", "=", customerId)
+            .executeTakeFirst();
+          return e?.enriched_at != null;
+        })
+        .toBe(true);
+      await db
+        .updateTable("enrichments")
+        .set({ vip: 1 })
+        .where("customer_id", "=", customerId)
+        .execute();
+      const alertId = "0190a000-0000-7000-8000-00000000a1e7";
+      const secret = "k".repeat(43);
+      const account = await db.selectFrom("accounts").select("id").executeTakeFirstOrThrow();
+      await db
+        .insertInto("alerts")
+        .values({
+          id: alertId,
+          account_id: account.id,
+          customer_id: customerId,
+          channel: "chat",
+          status: "delivered",
+          target: "hooks.example.com",
+          score: 80,
+          threshold: 70,
+          message_id: `<${alertId}@velvet>`,
+          attempts: 1,
+          last_error: null,
+          created_at: app.deps.clock.now(),
+          delivered_at: app.deps.clock.now(),
+          verdict_secret: secret,
+        })
+        .execute();
+      const verdictLink = verdictLinks("", { id: alertId, verdictSecret: secret })?.wrong ?? "";
+      const reader = new HttpBrowser(app.url);
+      const { html: verdictPage } = await reader.page(verdictLink);
+      const verdictToken = new URL(verdictLink, app.url).searchParams.get("token") ?? "";
+      const judged = await reader.post("/verdict", {
+        _csrf: csrfToken(verdictPage),
+        alert: alertId,
+        verdict: "wrong",
+        token: verdictToken,
+      });
+      expect(judged.status).toBe(200);
       const profile = await again.submit("/settings/profile", "/settings/profile/password", {
         current: WRONG_PASSWORD,
         password: "another long new password",
@@ -166,6 +218,8 @@ for (const engine of ENGINES) {
         tokenOf(inviteLink),
         tokenOf(resetLink),
         tokenOf(alertLink),
+        verdictToken,
+        secret,
         "Atelier Quenby",
       );
       for (const b of [browser, again])
@@ -177,6 +231,7 @@ for (const engine of ENGINES) {
       expect(log).toContain('"route":"/invitations/accept"');
       expect(log).toContain('"path":"/customers"');
       expect(log).toContain('"route":"/password/reset"');
+      expect(log).toContain('"route":"/verdict"');
       for (const secret of secrets) {
         expect(secret.length).toBeGreaterThan(3);
         expect(log.toLowerCase()).not.toContain(secret.toLowerCase());

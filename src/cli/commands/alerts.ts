@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { type AlertView, listAlerts } from "../../features/alerts/list-alerts.js";
+import { getPrecision } from "../../features/verdicts/precision.js";
+import { precisionLine, suggestionLine } from "../../features/verdicts/precision-text.js";
 import { CliError, printResult } from "../output.js";
 import { parseId, parseLimit } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -34,6 +36,37 @@ export function registerAlerts(program: Command): void {
           `Chat: ${answer.channels.chat}. E-mail: ${answer.channels.email}.`,
           ...(answer.alerts.length === 0 ? ["No alerts."] : answer.alerts.map(describe)),
         ].join("\n"),
+      );
+    });
+
+  registerPrecision(alerts);
+}
+
+/** `velvet alerts precision`: the numbers Settings → Alerts shows beside the threshold. */
+function registerPrecision(alerts: Command): void {
+  alerts
+    .command("precision")
+    .description(
+      "precision of the last 90 days' VIPs at the current threshold, from the team's verdicts, and a suggested threshold",
+    )
+    .requiredOption("--account <id>", "the account id", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: { account: string; json?: boolean }) => {
+      const p = await withDeps(async (deps) =>
+        getPrecision(deps.db.kysely, opts.account, deps.clock.now()),
+      );
+      if (p === null) throw new CliError(`No account ${opts.account}`);
+      const answer = {
+        threshold: p.threshold,
+        judged: p.judged,
+        right: p.right,
+        wrong: p.wrong,
+        precision: p.precision,
+        interval: p.interval,
+        suggestedThreshold: p.suggestedThreshold,
+      };
+      printResult(Boolean(opts.json), answer, () =>
+        [precisionLine(p), suggestionLine(p)].join("\n"),
       );
     });
 }

@@ -8,10 +8,12 @@ import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 import { registerCustomerPrivacy } from "./customer-privacy.js";
+import { registerCustomerVerdict } from "./customer-verdict.js";
 
 export function registerCustomer(program: Command): void {
   const customer = program.command("customer").description("inspect, export and erase customers");
   registerCustomerPrivacy(customer);
+  registerCustomerVerdict(customer);
   customer
     .command("show")
     .description("a customer's enrichment (status, score, VIP, signals) and orders")

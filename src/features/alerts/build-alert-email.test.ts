@@ -1,6 +1,7 @@
 /** The e-mail: the same content as the chat message, in text and HTML, HTML-escaped. */
 import { describe, expect, it } from "vitest";
 import { HOSTILE_CONTENT, SAMPLE_CONTENT } from "../../../test/support/alert-fixtures.js";
+import { verdictLinks } from "../verdicts/verdict-links.js";
 import { buildAlertEmail } from "./build-alert-email.js";
 
 describe("buildAlertEmail", () => {
@@ -28,6 +29,23 @@ describe("buildAlertEmail", () => {
       }
     }
     expect(mail.html).toContain(`<a href="${SAMPLE_CONTENT.customerUrl}">Open in Velvet</a>`);
+  });
+
+  it("adds the signed Right / Not a VIP links to both parts when the alert has them", () => {
+    const links = verdictLinks("https://velvet.example.com", {
+      id: "0190a000-0000-7000-8000-0000000000aa",
+      verdictSecret: "s".repeat(43),
+    });
+    const mail = buildAlertEmail({ ...SAMPLE_CONTENT, verdictLinks: links }, envelope);
+    expect(links).not.toBeNull();
+    expect(mail.text).toContain(`  Right:     ${links?.right}\n  Not a VIP: ${links?.wrong}\n`);
+    expect(mail.html).toContain(`href="${links?.right.replaceAll("&", "&amp;")}"`);
+    expect(mail.html).toContain(`href="${links?.wrong.replaceAll("&", "&amp;")}"`);
+    expect(mail.html).toContain(">Not a VIP</a>");
+    // The same alert always gives the same message.
+    expect(buildAlertEmail({ ...SAMPLE_CONTENT, verdictLinks: links }, envelope)).toEqual(mail);
+    // Without links (an alert from before verdicts), nothing about them.
+    expect(buildAlertEmail(SAMPLE_CONTENT, envelope).text).not.toContain("Not a VIP");
   });
 
   it("keeps the customer's text in the subject short, on one line and without links", () => {

@@ -2,13 +2,19 @@
  * The e-mail alert: the same content as the chat message, as a text part and an HTML part.
  * Every piece of customer data is HTML-escaped in the HTML part; in the subject the customer's
  * name is one line, at most 40 characters and stripped of URLs (subject-text.ts). The
- * Message-ID is the alert's stored one, so a retried send is recognisably the same message.
+ * Message-ID is the alert's stored one, so a retried send is recognisably the same message,
+ * and its "Right" / "Not a VIP" links are signed with the alert's own secret, so a retry
+ * carries the same bytes.
  */
 import { escapeHtml } from "../../lib/escape-html.js";
+import { VERDICT_LABELS } from "../verdicts/verdict-links.js";
 import { formatOrder } from "./build-chat-message.js";
 import type { AlertContent } from "./load-alert.js";
 import { subjectText } from "./subject-text.js";
 import { describeReason } from "./top-reasons.js";
+
+const BUTTON =
+  "display:inline-block;padding:6px 14px;margin-right:8px;border:1px solid #555;border-radius:4px;color:#111;text-decoration:none";
 
 export interface AlertEmail {
   from: string;
@@ -31,6 +37,7 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
   const location = c.location ?? "unknown";
   const score = `${c.score} (threshold ${c.threshold})`;
   const reasons = c.reasons.map(describeReason);
+  const links = c.verdictLinks ?? null;
   // The name is the customer's own text: shortened and without links in the subject.
   const subject = `VIP customer: ${subjectText(c.customerName) || "a new customer"} (score ${c.score})`;
 
@@ -46,6 +53,14 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
     ...(reasons.length === 0 ? ["  No single signal stood out."] : reasons.map((r) => `  - ${r}`)),
     "",
     `Open in Velvet: ${c.customerUrl}`,
+    ...(links
+      ? [
+          "",
+          "Is this customer a VIP? Tell Velvet (no sign-in needed):",
+          `  ${`${VERDICT_LABELS.right}:`.padEnd(10)} ${links.right}`,
+          `  ${`${VERDICT_LABELS.wrong}:`.padEnd(10)} ${links.wrong}`,
+        ]
+      : []),
     "",
   ].join("\n");
 
@@ -67,6 +82,12 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
       ? "<p>No single signal stood out.</p>"
       : `<ul>${reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join("")}</ul>`,
     `<p><a href="${escapeHtml(c.customerUrl)}">Open in Velvet</a></p>`,
+    ...(links
+      ? [
+          '<p style="margin:16px 0 4px">Is this customer a VIP? Tell Velvet (no sign-in needed):</p>',
+          `<p><a href="${escapeHtml(links.right)}" style="${BUTTON}">${VERDICT_LABELS.right}</a> <a href="${escapeHtml(links.wrong)}" style="${BUTTON}">${VERDICT_LABELS.wrong}</a></p>`,
+        ]
+      : []),
     "</body></html>",
   ].join("\n");
 

@@ -1,6 +1,7 @@
 /** The chat payload: complete at a glance, and customer data escaped for mrkdwn. */
 import { describe, expect, it } from "vitest";
 import { HOSTILE_CONTENT, SAMPLE_CONTENT } from "../../../test/support/alert-fixtures.js";
+import { verdictLinks } from "../verdicts/verdict-links.js";
 import {
   buildChatMessage,
   type ChatMessage,
@@ -102,5 +103,31 @@ describe("buildChatMessage", () => {
     expect(json).toContain("*Order*\\nnone");
     expect(json).toContain("*Location*\\nunknown");
     expect(json).toContain("No single signal stood out");
+  });
+
+  it("adds Right / Not a VIP buttons and the same links in the text when the alert has them", () => {
+    const links = verdictLinks("https://velvet.example.com", {
+      id: "0190a000-0000-7000-8000-0000000000aa",
+      verdictSecret: "s".repeat(43),
+    });
+    if (!links) throw new Error("no links");
+    const msg = buildChatMessage({ ...SAMPLE_CONTENT, verdictLinks: links });
+    expect(msg.blocks).toContainEqual({
+      type: "actions",
+      elements: [
+        {
+          type: "button",
+          text: { type: "plain_text", text: "Open in Velvet" },
+          url: SAMPLE_CONTENT.customerUrl,
+          style: "primary",
+        },
+        { type: "button", text: { type: "plain_text", text: "Right" }, url: links.right },
+        { type: "button", text: { type: "plain_text", text: "Not a VIP" }, url: links.wrong },
+      ],
+    });
+    expect(msg.text).toContain(
+      `Is this a VIP? <${links.right}|Right> · <${links.wrong}|Not a VIP>`,
+    );
+    expect(buildChatMessage(SAMPLE_CONTENT).text).not.toContain("Not a VIP");
   });
 });

@@ -13,6 +13,7 @@
  */
 
 import { formatMoney } from "../../lib/money.js";
+import { VERDICT_LABELS } from "../verdicts/verdict-links.js";
 import type { AlertContent } from "./load-alert.js";
 import { describeReason } from "./top-reasons.js";
 
@@ -105,6 +106,7 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
     c.reasons.length === 0
       ? "_No single signal stood out._"
       : c.reasons.map((r) => `• ${neutralChatText(describeReason(r))}`).join("\n");
+  const links = c.verdictLinks ?? null;
   const blocks: ChatBlock[] = [
     {
       type: "header",
@@ -125,6 +127,12 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
           url: c.customerUrl,
           style: "primary",
         },
+        ...(links
+          ? [
+              { type: "button" as const, text: plainText(VERDICT_LABELS.right), url: links.right },
+              { type: "button" as const, text: plainText(VERDICT_LABELS.wrong), url: links.wrong },
+            ]
+          : []),
       ],
     },
     { type: "context", elements: [mrkdwn(`${neutralChatText(c.storeName)} · Velvet VIP alert`)] },
@@ -137,10 +145,17 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
       ? null
       : `Why: ${c.reasons.map((r) => neutralChatText(describeReason(r))).join("; ")}`,
     `<${c.customerUrl}|Open in Velvet>`,
+    links === null
+      ? null
+      : `Is this a VIP? <${links.right}|${VERDICT_LABELS.right}> · <${links.wrong}|${VERDICT_LABELS.wrong}>`,
   ]
     .filter((line): line is string => line !== null)
     .join("\n");
   return { text, blocks };
+}
+
+function plainText(text: string): TextObject {
+  return { type: "plain_text", text };
 }
 
 function mrkdwn(text: string): TextObject {

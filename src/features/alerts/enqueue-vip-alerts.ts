@@ -14,6 +14,7 @@ import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import type { EventHandler } from "../../jobs/event-handlers.js";
 import { newId } from "../../lib/ids.js";
 import type { VipFound } from "../enrichment/enrichment-deps.js";
+import { newVerdictSecret } from "../verdicts/verdict-links.js";
 import { ALERT_TASKS } from "./alert-job.js";
 import { splitAlertEmails } from "./alert-settings.js";
 import { maskWebhookUrl } from "./webhook-url.js";
@@ -82,6 +83,8 @@ export async function enqueueVipAlerts(
         last_error: null,
         created_at: now,
         delivered_at: null,
+        // Signs the message's "Right" / "Not a VIP" links (verdicts/verdict-links.ts).
+        verdict_secret: newVerdictSecret(),
       })
       .onConflict((oc) => oc.columns(["customer_id", "channel"]).doNothing())
       .returning("id")

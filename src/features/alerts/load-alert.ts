@@ -6,6 +6,7 @@
  */
 import type { Kysely } from "kysely";
 import type { AlertChannel, AlertStatus, Database } from "../../db/schema.js";
+import { type VerdictLinks, verdictLinks } from "../verdicts/verdict-links.js";
 import { alertEmailStates } from "./alert-email-states.js";
 import { splitAlertEmails } from "./alert-settings.js";
 import { type AlertReason, topReasons } from "./top-reasons.js";
@@ -22,6 +23,11 @@ export interface AlertContent {
   order: { number: string | null; total: string | null; currency: string } | null;
   location: string | null;
   customerUrl: string;
+  /**
+   * The signed "Right" / "Not a VIP" links (verdicts/verdict-links.ts), the same on every
+   * retry; absent on alerts written before verdicts existed and on test messages.
+   */
+  verdictLinks?: VerdictLinks | null;
 }
 
 export interface LoadedAlert {
@@ -59,6 +65,7 @@ export async function loadAlert(
       "alerts.threshold",
       "alerts.created_at",
       "alerts.account_id",
+      "alerts.verdict_secret",
       "accounts.slack_webhook_url",
       "accounts.alert_emails",
       "stores.name as store_name",
@@ -115,6 +122,7 @@ export async function loadAlert(
         : null,
       location: address !== "" ? address : profileLocation(row.profile),
       customerUrl: `${publicBaseUrl}/customers/${row.customer_id}`,
+      verdictLinks: verdictLinks(publicBaseUrl, { id: row.id, verdictSecret: row.verdict_secret }),
     },
   };
 }

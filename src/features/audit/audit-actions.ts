@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = {
   "monthly_budget.changed": "Monthly lookup budget changed",
   "customer.exported": "Customer data exported",
   "customer.erased": "Customer data erased",
+  "customer.verdict_given": "VIP verdict given",
   "account.closed": "Account closed",
   "store.connected": "Store connected",
   "store.paused": "Store sync paused",
@@ -76,6 +77,9 @@ const DETAIL_LABELS: Record<string, string> = {
   errors: "bad rows",
   completed: "completed",
   sampleCustomers: "sample customers",
+  verdict: "verdict",
+  source: "given in",
+  verdicts: "VIP verdicts",
 };
 
 /** How people read one of an erasure's counts ("providerAnswers" → "provider answers"). */

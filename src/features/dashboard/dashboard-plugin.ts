@@ -36,6 +36,8 @@ import { registerStoresRoutes } from "./stores/stores-routes.js";
 import { registerSystemRoutes } from "./system/system-routes.js";
 import { registerPasswordResetRoutes } from "./team/password-reset-routes.js";
 import { registerTeamRoutes } from "./team/team-routes.js";
+import { registerVerdictLinkRoutes } from "./verdicts/verdict-link-routes.js";
+import { registerVerdictRoutes } from "./verdicts/verdict-routes.js";
 
 export interface DashboardOptions {
   /**
@@ -106,11 +108,13 @@ export function registerDashboard(
         registerAuthRoutes(visitors, deps);
         registerSignUpRoutes(visitors, deps);
         registerAlertEmailConfirmRoutes(visitors, deps);
+        registerVerdictLinkRoutes(visitors, deps);
         registerPasswordResetRoutes(visitors, deps);
       });
       registerOverviewRoutes(pages, deps);
       registerCustomerRoutes(pages, deps);
       registerCustomerPrivacyRoutes(pages, deps);
+      registerVerdictRoutes(pages, deps);
       registerAlertLogRoutes(pages, deps);
       registerApiAccessRoutes(pages, deps);
       registerStoresRoutes(pages, deps);

@@ -10,6 +10,7 @@ import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
+import { getPrecision } from "../../verdicts/precision.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -81,9 +82,10 @@ async function render(
   },
   status = 200,
 ) {
-  const [saved, distribution] = await Promise.all([
+  const [saved, distribution, precision] = await Promise.all([
     loadSettings(deps, session.accountId),
     getScoreDistribution(deps.db.kysely, session.accountId),
+    getPrecision(deps.db.kysely, session.accountId, deps.clock.now()),
   ]);
   const emails = await alertEmailStates(
     deps.db.kysely,
@@ -107,6 +109,7 @@ async function render(
       savedEmails: emails.confirmed,
       awaiting: emails.awaiting,
       distribution,
+      precision,
       providers: configuredProviderNames(deps.config.enrichment),
       notice: opts.notice ?? null,
     }),

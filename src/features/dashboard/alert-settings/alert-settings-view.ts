@@ -1,5 +1,6 @@
 /** Settings → Alerts: the VIP threshold and where alerts go. */
 import { MAX_ALERT_EMAILS } from "../../alerts/alert-settings.js";
+import type { Precision } from "../../verdicts/precision.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
 import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { field } from "../html/fields.js";
@@ -7,6 +8,7 @@ import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import type { AlertSettingsField, AlertSettingsFormValues } from "./alert-settings-form.js";
+import { precisionPanel } from "./precision-panel.js";
 import type { ScoreDistribution } from "./score-distribution.js";
 import { scoreDistributionPanel } from "./score-distribution-view.js";
 
@@ -22,6 +24,8 @@ export interface AlertSettingsProps {
   /** Saved addresses that await their owner's confirmation. */
   awaiting: string[];
   distribution: ScoreDistribution;
+  /** Precision at the threshold from the team's verdicts (null: the account is gone). */
+  precision: Precision | null;
   /** The enrichment providers this server has configured. */
   providers: readonly string[];
   notice: Notice | null;
@@ -61,6 +65,7 @@ ${csrfField(p.session)}
   <h2 id="threshold-title">VIP threshold</h2>
   ${field({ name: "threshold", label: "Alert when the score is above", type: "number", min: 0, max: 100, value: p.values.threshold, error: e.threshold, required: true, help: "From 0 to 100. A customer is a VIP when their score is above this number. A change applies to customers enriched from now on." })}
 </section>
+${p.precision === null ? "" : precisionPanel(p.precision)}
 ${scoreDistributionPanel(p.distribution, p.session.vipThreshold)}
 <section class="panel" aria-labelledby="chat-title">
   <h2 id="chat-title">Team chat</h2>

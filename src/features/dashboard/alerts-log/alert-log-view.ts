@@ -5,6 +5,7 @@ import { timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { page } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
+import { verdictButtons, verdictSummary } from "../verdicts/verdict-view.js";
 import { channelCell, deliveryDetails } from "./delivery-view.js";
 import { ALERTS_PAGE_SIZE, type AlertLogRow } from "./list-alert-log.js";
 
@@ -45,6 +46,12 @@ ${
 }</div>`;
 }
 
+function verdictCell(p: AlertLogProps, a: AlertLogRow): SafeHtml {
+  if (!a.vipNow) return html`<span class="muted small">No longer a VIP</span>`;
+  const back = withQuery("/alerts", { status: p.status, page: p.page > 1 ? p.page : null });
+  return html`${verdictSummary(a.verdict, p.session)}${verdictButtons(p.session, a.customer_id, a.verdict, back, `is ${a.customerName} a VIP?`)}`;
+}
+
 export function alertLogView(p: AlertLogProps): SafeHtml {
   return page({
     title: "Alerts",
@@ -58,7 +65,7 @@ ${
     ? empty(p)
     : html`<div class="table-wrap"><table class="stack">
   <caption class="visually-hidden">Alerts</caption>
-  <thead><tr><th scope="col">Customer</th><th scope="col">Channel</th><th scope="col" class="num">Score</th><th scope="col">Sent</th><th scope="col">Delivery</th></tr></thead>
+  <thead><tr><th scope="col">Customer</th><th scope="col">Channel</th><th scope="col" class="num">Score</th><th scope="col">Sent</th><th scope="col">Delivery</th><th scope="col">Verdict</th></tr></thead>
   <tbody>${p.rows.map(
     (a) => html`<tr>
     <td class="primary-cell"><a href="/customers/${a.customer_id}">${a.customerName}</a><div class="muted small wrap-anywhere">${a.customerEmail}</div></td>
@@ -66,6 +73,7 @@ ${
     <td data-label="Score" class="num">${a.score} <span class="muted small">/ ${a.threshold}</span></td>
     <td data-label="Sent" class="nowrap">${timeTag(a.created_at)}</td>
     <td data-label="Delivery" class="block">${deliveryDetails(a)}</td>
+    <td data-label="Verdict" class="block">${verdictCell(p, a)}</td>
   </tr>`,
   )}</tbody>
 </table></div>`

@@ -5,6 +5,7 @@
 import type { Kysely } from "kysely";
 import type { AlertStatus, Database } from "../../../db/schema.js";
 import { withAttempts } from "../../alerts/with-attempts.js";
+import { type VerdictView, verdictsOf } from "../../verdicts/list-verdicts.js";
 import type { AlertWithAttempts } from "./delivery-view.js";
 
 export const ALERTS_PAGE_SIZE = 50;
@@ -12,6 +13,9 @@ export const ALERTS_PAGE_SIZE = 50;
 export interface AlertLogRow extends AlertWithAttempts {
   customerName: string;
   customerEmail: string;
+  /** Whether the customer is a VIP now (a later enrichment may have changed it). */
+  vipNow: boolean;
+  verdict: VerdictView | undefined;
 }
 
 export async function listAlertLog(
@@ -24,17 +28,30 @@ export async function listAlertLog(
   const count = await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
   const alerts = await base
     .innerJoin("customers", "customers.id", "alerts.customer_id")
+    .leftJoin("enrichments", "enrichments.customer_id", "alerts.customer_id")
     .selectAll("alerts")
-    .select(["customers.first_name", "customers.last_name", "customers.email"])
+    .select([
+      "customers.first_name",
+      "customers.last_name",
+      "customers.email",
+      "enrichments.vip as vip_now",
+    ])
     .orderBy("alerts.created_at", "desc")
     .orderBy("alerts.id", "desc")
     .limit(ALERTS_PAGE_SIZE)
     .offset((filter.page - 1) * ALERTS_PAGE_SIZE)
     .execute();
-  const rows = alerts.map(({ first_name, last_name, email, ...a }) => ({
+  const verdicts = await verdictsOf(
+    db,
+    accountId,
+    alerts.map((a) => a.customer_id),
+  );
+  const rows = alerts.map(({ first_name, last_name, email, vip_now, ...a }) => ({
     ...a,
     customerName: `${first_name} ${last_name}`.trim() || email,
     customerEmail: email,
+    vipNow: vip_now === 1,
+    verdict: verdicts.get(a.customer_id),
   }));
   return { total: Number(count?.n ?? 0), rows: await withAttempts(db, rows) };
 }

@@ -112,6 +112,8 @@ input[type=number] { max-width: 8rem; }
 .button:hover, button:hover { background: var(--accent-dark); color: #fff; }
 .button.secondary, button.secondary { background: #fff; color: var(--accent-dark); border-color: #c9c4d6; }
 .button.secondary:hover, button.secondary:hover { background: var(--accent-soft); color: var(--accent-dark); }
+/* The verdict that holds now ("Right" / "Not a VIP"), pressed. */
+button.secondary[aria-pressed=true] { background: var(--accent-soft); border-color: var(--accent); box-shadow: inset 0 0 0 1px var(--accent); }
 button.danger { background: #fff; color: var(--bad); border-color: #f0b4ae; }
 button.danger:hover { background: var(--bad-soft); color: var(--bad); }
 .button.danger-link { color: var(--bad); border-color: #f0b4ae; }

@@ -5,6 +5,7 @@ import { formatMoney, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
+import { verdictPanel } from "../verdicts/verdict-view.js";
 import { enrichmentPanel, profilePanel, providersPanel, signalsPanel } from "./enrichment-view.js";
 import type { CustomerDetail } from "./get-customer-detail.js";
 
@@ -87,7 +88,7 @@ export function customerDetailView(session: DashboardSession, d: CustomerDetail)
     body: html`<div class="breadcrumb"><a href="/customers">Customers</a> ›</div>
 <div class="page-head"><div><h1>${name} ${vipBadge(d.enrichment?.vip === 1)} ${sampleBadge(c.sample === 1)}</h1><p class="muted">${c.email}</p></div></div>
 <div class="two-col">
-  <div>${enrichmentPanel(d, session.vipThreshold)}${signalsPanel(d)}${orders(d)}${alerts(d)}</div>
+  <div>${enrichmentPanel(d, session.vipThreshold)}${d.enrichment?.vip === 1 ? verdictPanel(session, c.id, d.verdict) : ""}${signalsPanel(d)}${orders(d)}${alerts(d)}</div>
   <div>${facts(d)}${profilePanel(d)}${providersPanel(d)}${personalData(session, d)}</div>
 </div>`,
   });

@@ -13,6 +13,7 @@ import type {
 } from "../../../db/schema.js";
 import { isUuid } from "../../../lib/ids.js";
 import { withAttempts } from "../../alerts/with-attempts.js";
+import { type VerdictView, verdictsOf } from "../../verdicts/list-verdicts.js";
 import type { AlertWithAttempts } from "../alerts-log/delivery-view.js";
 
 export const ORDERS_SHOWN = 100;
@@ -26,6 +27,8 @@ export interface CustomerDetail {
     Omit<Selectable<ProviderResultsTable>, "raw" | "profile" | "id" | "customer_id">
   >;
   alerts: AlertWithAttempts[];
+  /** The merchant's latest verdict on this VIP, if any. */
+  verdict: VerdictView | undefined;
 }
 
 export async function getCustomerDetail(
@@ -43,7 +46,7 @@ export async function getCustomerDetail(
     .executeTakeFirst();
   if (!customer) return null;
 
-  const [enrichment, orders, orderCount, providers, alerts] = await Promise.all([
+  const [enrichment, orders, orderCount, providers, alerts, verdicts] = await Promise.all([
     db
       .selectFrom("enrichments")
       .selectAll()
@@ -83,6 +86,7 @@ export async function getCustomerDetail(
       .where("account_id", "=", accountId)
       .orderBy("created_at")
       .execute(),
+    verdictsOf(db, accountId, [customer.id]),
   ]);
   return {
     customer,
@@ -91,5 +95,6 @@ export async function getCustomerDetail(
     orderCount: Number(orderCount?.n ?? 0),
     providers,
     alerts: await withAttempts(db, alerts),
+    verdict: verdicts.get(customer.id),
   };
 }
