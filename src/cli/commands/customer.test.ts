@@ -57,6 +57,7 @@ describe("velvet customer show", () => {
       lastName: "Lovelace",
       enrichment: { status: "enriched", vip: false, attempts: 1, lastError: null, threshold: 70 },
       orders: [{ externalId: "A-1", number: "1001", total: "120.50", currency: "GBP" }],
+      verdict: null,
     });
     const enrichment = shown.enrichment as {
       score: number;

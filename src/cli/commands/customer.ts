@@ -4,6 +4,8 @@ import { getCustomerReport } from "../../features/customers/get-customer-report.
 import type { ScoreSignal } from "../../features/enrichment/score/score-signal.js";
 import { signalLabel } from "../../features/enrichment/score/signal-labels.js";
 import { formatSignalValue } from "../../features/enrichment/score/signal-values.js";
+import { verdictsOf } from "../../features/verdicts/list-verdicts.js";
+import { VERDICT_LABELS } from "../../features/verdicts/verdict-links.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -24,7 +26,21 @@ export function registerCustomer(program: Command): void {
       const report = await withDeps(async (deps) => {
         if (!(await getAccount(deps.db.kysely, opts.account)))
           throw new CliError(`No account ${opts.account}`);
-        return getCustomerReport(deps.db.kysely, opts.account, { email: opts.email });
+        const found = await getCustomerReport(deps.db.kysely, opts.account, { email: opts.email });
+        if (!found) return null;
+        const given = (await verdictsOf(deps.db.kysely, opts.account, [found.customerId])).get(
+          found.customerId,
+        );
+        const verdict =
+          given === undefined
+            ? null
+            : {
+                verdict: given.verdict,
+                source: given.source,
+                givenBy: given.givenBy,
+                givenAt: new Date(given.givenAt).toISOString(),
+              };
+        return { ...found, verdict };
       });
       if (!report) throw new CliError(`No customer ${opts.email} in account ${opts.account}`);
       printResult(Boolean(opts.json), report, () => {
@@ -33,6 +49,11 @@ export function registerCustomer(program: Command): void {
           `${report.firstName} ${report.lastName} <${report.email}>  (${report.customerId})`,
           `Enrichment: ${e.status}${e.score === null ? "" : `, score ${e.score}${e.threshold === null ? "" : ` vs threshold ${e.threshold}`}${e.vip ? " — VIP" : ""}`}`,
           ...(e.lastError ? [`Last error: ${e.lastError}`] : []),
+          ...(report.verdict === null
+            ? []
+            : [
+                `Verdict: ${VERDICT_LABELS[report.verdict.verdict]} (${report.verdict.source}${report.verdict.givenBy === null ? "" : `, ${report.verdict.givenBy}`}, ${report.verdict.givenAt})`,
+              ]),
           ...(
             e.signals as Array<{ source: string; signal: string; value: unknown; points: number }>
           ).map(

@@ -440,6 +440,13 @@ for (const engine of ENGINES) {
         "yes",
       );
       expect(human.stdout).toContain(": Right.");
+      // `customer show` tells which verdict holds, and where it came from.
+      const shown = onlyJson(
+        await velvet("customer", "show", "--account", accountId, "--email", email, "--json"),
+      );
+      expect(shown.verdict).toMatchObject({ verdict: "right", source: "cli", givenBy: null });
+      const shownText = await velvet("customer", "show", "--account", accountId, "--email", email);
+      expect(shownText.stdout).toContain("Verdict: Right (cli,");
       const bad = await velvet(
         "customer",
         "verdict",
