@@ -1,5 +1,6 @@
 /** Precision in words, the same on Settings → Alerts and from `velvet alerts precision`. */
 import {
+  MIN_JUDGED_AT_SUGGESTION,
   MIN_VERDICTS_FOR_SUGGESTION,
   PRECISION_WINDOW_DAYS,
   type Precision,
@@ -19,7 +20,7 @@ export function suggestionLine(p: Precision): string {
   if (p.verdictsInWindow < MIN_VERDICTS_FOR_SUGGESTION)
     return `Give at least ${MIN_VERDICTS_FOR_SUGGESTION} verdicts to get a suggested threshold (${p.verdictsInWindow} so far).`;
   if (p.suggestedThreshold === null)
-    return `No threshold would have kept precision at ${pct(TARGET_PRECISION)} or more on these verdicts.`;
+    return `No threshold would have kept precision at ${pct(TARGET_PRECISION)} or more on these verdicts with at least ${MIN_JUDGED_AT_SUGGESTION} judged VIPs above it.`;
   if (p.suggestedThreshold === p.threshold)
     return `Suggested threshold: ${p.suggestedThreshold}, the one you have: the lowest that kept precision at ${pct(TARGET_PRECISION)} or more.`;
   return `Suggested threshold: ${p.suggestedThreshold}, the lowest that would have kept precision at ${pct(TARGET_PRECISION)} or more, so the one keeping the most VIPs.`;

@@ -102,7 +102,16 @@ describe("suggestThreshold", () => {
     const verdicts = [...judged(80, "right", 10), ...judged(95, "wrong", 10)];
     expect(suggestThreshold(verdicts)).toBeNull();
     expect(suggestionLine(computePrecision(verdicts, 70))).toBe(
-      "No threshold would have kept precision at 90 % or more on these verdicts.",
+      "No threshold would have kept precision at 90 % or more on these verdicts with at least 10 judged VIPs above it.",
     );
+  });
+
+  it("rests on at least 10 judged VIPs above the threshold it suggests", () => {
+    // Above 59: 5 right of 20. Only above 60 is every verdict right, but that is 5 of 5.
+    const verdicts = [...judged(60, "wrong", 15), ...judged(90, "right", 5)];
+    expect(precisionAt(verdicts, 60)).toMatchObject({ judged: 5, precision: 1 });
+    expect(suggestThreshold(verdicts)).toBeNull();
+    // With 10 right above 60 it is suggested.
+    expect(suggestThreshold([...verdicts, ...judged(90, "right", 5)])).toBe(60);
   });
 });

@@ -10,7 +10,9 @@
  * - suggested threshold: once the window holds MIN_VERDICTS_FOR_SUGGESTION verdicts, the
  *   lowest t (so the one keeping the most VIPs) whose precision is at least TARGET_PRECISION,
  *   looking no lower than just below the lowest judged score: below it nobody was judged, so
- *   nothing is known of what a lower threshold would add. Null when no t reaches the target.
+ *   nothing is known of what a lower threshold would add; and resting on at least
+ *   MIN_JUDGED_AT_SUGGESTION judged VIPs above t (2 right of 2 says little). Null when no t
+ *   reaches the target.
  */
 import type { Kysely } from "kysely";
 import type { Database, VerdictValue } from "../../db/schema.js";
@@ -19,6 +21,8 @@ import { type Interval, wilsonInterval } from "./wilson-interval.js";
 export const PRECISION_WINDOW_DAYS = 90;
 export const MIN_VERDICTS_FOR_SUGGESTION = 20;
 export const TARGET_PRECISION = 0.9;
+/** Judged VIPs above a suggested threshold, at least: fewer say too little to go on. */
+export const MIN_JUDGED_AT_SUGGESTION = 10;
 
 export interface Precision {
   threshold: number;
@@ -55,6 +59,7 @@ export function suggestThreshold(judged: readonly JudgedScore[]): number | null 
   const lowest = Math.min(...judged.map((j) => j.score));
   for (let t = Math.max(0, lowest - 1); t < 100; t++) {
     const at = precisionAt(judged, t);
+    if (at.judged < MIN_JUDGED_AT_SUGGESTION) return null;
     if (at.precision !== null && at.precision >= TARGET_PRECISION) return t;
   }
   return null;
