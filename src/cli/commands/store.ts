@@ -6,6 +6,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { connectStore, DEFAULT_BACKFILL_DAYS } from "../../features/store-sync/connect-store.js";
 import type { Credentials } from "../../features/store-sync/credentials.js";
+import { estimateBackfill } from "../../features/store-sync/estimate-backfill.js";
 import { listConnections } from "../../features/store-sync/list-connections.js";
 import {
   type ConnectionChange,
@@ -17,6 +18,7 @@ import { commandActor } from "../cli-actor.js";
 import { CliError, printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
+import { describeEstimate } from "./store-estimate-text.js";
 
 function parseDays(value: string): number {
   const n = Number(value);
@@ -29,10 +31,12 @@ function parseDays(value: string): number {
 interface ConnectOptions {
   account: string;
   backfillDays: number;
+  dryRun?: boolean;
   json?: boolean;
 }
 
 async function connectAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
+  if (opts.dryRun) return estimateAndPrint(shop, credentials, opts);
   const connected = await withDeps(
     async (deps) => {
       const http = createPlatformHttp({
@@ -68,6 +72,30 @@ async function connectAndPrint(shop: string, credentials: Credentials, opts: Con
   );
 }
 
+/** `--dry-run`: the credentials checked, the backfill counted and priced; nothing written. */
+async function estimateAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
+  const estimate = await withDeps(
+    async (deps) => {
+      const http = createPlatformHttp({
+        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
+        timeoutMs: deps.config.enrichment.timeoutMs,
+      });
+      try {
+        return await estimateBackfill(deps, http, {
+          accountId: opts.account,
+          shop,
+          credentials,
+          backfillDays: opts.backfillDays,
+        });
+      } finally {
+        await http.close();
+      }
+    },
+    { providers: false },
+  );
+  printResult(Boolean(opts.json), { dryRun: true, ...estimate }, () => describeEstimate(estimate));
+}
+
 interface ShopifyConnectOptions extends ConnectOptions {
   shop: string;
   token?: string;
@@ -86,6 +114,9 @@ function shopifyCredentials(opts: ShopifyConnectOptions): Credentials {
     ? { platform: "shopify", clientId: opts.clientId, clientSecret: opts.clientSecret }
     : { platform: "shopify", token: opts.token };
 }
+
+const DRY_RUN_HELP =
+  "check the credentials and show what the backfill would read and cost; save nothing";
 
 export function registerStore(program: Command): void {
   const store = program.command("store").description("connect Shopify and WooCommerce stores");
@@ -107,6 +138,7 @@ export function registerStore(program: Command): void {
       parseDays,
       DEFAULT_BACKFILL_DAYS,
     )
+    .option("--dry-run", DRY_RUN_HELP)
     .option("--json", "print one JSON object")
     .action((opts: ShopifyConnectOptions) =>
       connectAndPrint(opts.shop, shopifyCredentials(opts), opts),
@@ -125,6 +157,7 @@ export function registerStore(program: Command): void {
       parseDays,
       DEFAULT_BACKFILL_DAYS,
     )
+    .option("--dry-run", DRY_RUN_HELP)
     .option("--json", "print one JSON object")
     .action((opts: ConnectOptions & { url: string; key: string; secret: string }) =>
       connectAndPrint(
