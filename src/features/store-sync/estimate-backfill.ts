@@ -34,7 +34,7 @@ import type { OrderCount, PlatformClient, SyncCursor } from "./store-platform.js
 import type { StoreSyncDeps } from "./store-sync-deps.js";
 
 /** Orders read one by one for an exact figure; above this the figure is a bound. */
-export const READ_LIMIT = 1000;
+export const READ_LIMIT = 500;
 const READ_TIMEOUT_MS = 120_000;
 
 export interface BackfillEstimate extends LookupCostEstimate {
@@ -145,7 +145,7 @@ async function readWindow(
   const taken = new Map<string, string>();
   const skipReasons: Record<string, number> = {};
   let cursor = from;
-  // A pass of READ_LIMIT orders is a few dozen pages; one that goes on (orders keep changing
+  // A pass of READ_LIMIT orders is about ten pages; one that goes on (orders keep changing
   // while it reads) falls back to the bound.
   for (let pages = 0; pages < READ_LIMIT / 10; pages++) {
     const page = await client.fetchPage(cursor, signal);
