@@ -7,11 +7,11 @@
  * the rest.
  */
 import type { Command } from "commander";
+import { chargeLine, providerCostLine } from "../../features/enrichment/describe-lookup-cost.js";
 import { type ImportSummary, importOrders } from "../../features/order-import/import-orders.js";
 import { ImportError } from "../../features/order-import/read-order-file.js";
 import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
-import { chargeLine, providerCostLine } from "../lookup-cost-lines.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { renderProgressBar } from "../progress-bar.js";

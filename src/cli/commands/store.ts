@@ -6,6 +6,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { connectStore, DEFAULT_BACKFILL_DAYS } from "../../features/store-sync/connect-store.js";
 import type { Credentials } from "../../features/store-sync/credentials.js";
+import { estimateLines } from "../../features/store-sync/describe-estimate.js";
 import { estimateBackfill } from "../../features/store-sync/estimate-backfill.js";
 import { listConnections } from "../../features/store-sync/list-connections.js";
 import {
@@ -18,7 +19,6 @@ import { commandActor } from "../cli-actor.js";
 import { CliError, printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
-import { describeEstimate } from "./store-estimate-text.js";
 
 function parseDays(value: string): number {
   const n = Number(value);
@@ -93,7 +93,12 @@ async function estimateAndPrint(shop: string, credentials: Credentials, opts: Co
     },
     { providers: false },
   );
-  printResult(Boolean(opts.json), { dryRun: true, ...estimate }, () => describeEstimate(estimate));
+  printResult(Boolean(opts.json), { dryRun: true, ...estimate }, () =>
+    [
+      "Dry run: nothing was saved. Run again without --dry-run to connect.",
+      ...estimateLines(estimate, "a shorter --backfill-days"),
+    ].join("\n"),
+  );
 }
 
 interface ShopifyConnectOptions extends ConnectOptions {

@@ -24,12 +24,15 @@ import {
   testPlatformHttp,
 } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
-import { describeEstimate } from "../../cli/commands/store-estimate-text.js";
 import { setMonthlyBudget } from "../accounts/set-monthly-budget.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { recordProviderSpend } from "../billing/provider-spend.js";
 import type { ConnectStoreInput } from "./connect-store.js";
+import { estimateLines } from "./describe-estimate.js";
 import { estimateBackfill } from "./estimate-backfill.js";
+
+const describeEstimate = (e: Parameters<typeof estimateLines>[0]) =>
+  estimateLines(e, "a shorter --backfill-days").join("\n");
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;

@@ -1,24 +1,25 @@
-/** `velvet store connect … --dry-run` in words: the window, its orders, new customers and cost. */
-import type { BackfillEstimate } from "../../features/store-sync/estimate-backfill.js";
+/**
+ * A connection's dry run in words (the command line's `--dry-run` and the dashboard's "Preview
+ * cost"): the window, its orders, the new customers and what they cost. `fewerDays` is how the
+ * reader asks for a shorter backfill where they are.
+ */
 import { plural } from "../../lib/plural.js";
-import { chargeLine, providerCostLine } from "../lookup-cost-lines.js";
+import { chargeLine, providerCostLine } from "../enrichment/describe-lookup-cost.js";
+import type { BackfillEstimate } from "./estimate-backfill.js";
 
 const n = (count: number) => count.toLocaleString("en-US");
 
-export function describeEstimate(e: BackfillEstimate): string {
-  const head = "Dry run: nothing was saved. Run again without --dry-run to connect.";
+export function estimateLines(e: BackfillEstimate, fewerDays: string): string[] {
   if (e.reconnect) {
     return [
-      head,
       `${e.shop} is connected already: connecting again replaces its credentials and the sync carries on where it was, with no backfill to read.`,
-    ].join("\n");
+    ];
   }
   const orders =
     e.orders.precision === "at_least"
       ? `at least ${plural(e.orders.count, "order")}`
       : plural(e.orders.count, "order");
   const lines = [
-    head,
     `The credentials work. The backfill would read the orders updated in the last ${plural(e.backfillDays ?? 0, "day")} (since ${e.since}): ${orders}.`,
   ];
   if (e.backfillCut !== null) {
@@ -26,7 +27,7 @@ export function describeEstimate(e: BackfillEstimate): string {
       `Only ${e.backfillDays} of the ${e.backfillCut.asked} days asked: ${e.backfillCut.reason}.`,
     );
   }
-  lines.push(newCustomersLine(e));
+  lines.push(newCustomersLine(e, fewerDays));
   if (e.newCustomersPrecision === "exact") {
     const skips = Object.entries(e.skipReasons ?? {});
     lines.push(
@@ -38,16 +39,16 @@ export function describeEstimate(e: BackfillEstimate): string {
       lines.push(`Already stored (no new charge): ${n(e.alreadyStored ?? 0)} orders.`);
   }
   lines.push(chargeLine(e, false), providerCostLine(e));
-  return lines.join("\n");
+  return lines;
 }
 
-function newCustomersLine(e: BackfillEstimate): string {
+function newCustomersLine(e: BackfillEstimate, fewerDays: string): string {
   switch (e.newCustomersPrecision) {
     case "exact":
       return `New customers: ${n(e.newCustomers)} (every order read; customers the store already holds left out).`;
     case "at_most":
-      return `New customers: at most ${n(e.newCustomers)} (an upper bound: one per order; test and unpaid orders included, customers the store already holds not left out; a shorter --backfill-days gives an exact count).`;
+      return `New customers: at most ${n(e.newCustomers)} (an upper bound: one per order; test and unpaid orders included, customers the store already holds not left out; ${fewerDays} gives an exact count).`;
     default:
-      return `New customers: unknown; the figures below are for ${n(e.newCustomers)}, one per order counted, and the backfill can cost more (the platform stopped counting; a shorter --backfill-days gives a figure).`;
+      return `New customers: unknown; the figures below are for ${n(e.newCustomers)}, one per order counted, and the backfill can cost more (the platform stopped counting; ${fewerDays} gives a figure).`;
   }
 }

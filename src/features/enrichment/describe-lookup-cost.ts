@@ -1,11 +1,11 @@
 /**
  * How a dry run says what its new customers would cost: Velvet's charge, the providers' lookups
  * (per provider) and the budget's verdict, in the same words for the file import and the store
- * backfill.
+ * backfill, on the command line and in the dashboard.
  */
-import type { LookupCostEstimate } from "../features/enrichment/estimate-lookup-cost.js";
-import { formatMoney } from "../lib/money.js";
-import { plural } from "../lib/plural.js";
+import { formatMoney } from "../../lib/money.js";
+import { plural } from "../../lib/plural.js";
+import type { LookupCostEstimate } from "./estimate-lookup-cost.js";
 
 export function chargeLine(s: { charges: number; amountUsd: string }, applied: boolean): string {
   return `${applied ? "Charged" : "Would charge"}: ${plural(s.charges, "enrichment")}, ${formatMoney(s.amountUsd, "USD")}`;
