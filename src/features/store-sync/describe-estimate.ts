@@ -20,7 +20,7 @@ export function estimateLines(e: BackfillEstimate, fewerDays: string): string[] 
       ? `at least ${plural(e.orders.count, "order")}`
       : plural(e.orders.count, "order");
   const lines = [
-    `The credentials work. The backfill would read the orders updated in the last ${plural(e.backfillDays ?? 0, "day")} (since ${e.since}): ${orders}.`,
+    `The credentials work. The backfill would read the orders updated in the last ${plural(e.backfillDays ?? 0, "day")} (since ${utcMinute(e.since)}): ${orders}.`,
   ];
   if (e.backfillCut !== null) {
     lines.push(
@@ -40,6 +40,11 @@ export function estimateLines(e: BackfillEstimate, fewerDays: string): string[] 
   }
   lines.push(chargeLine(e, false), providerCostLine(e));
   return lines;
+}
+
+/** `2026-08-27 17:47 UTC`. */
+function utcMinute(iso: string | null): string {
+  return iso === null ? "now" : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 function newCustomersLine(e: BackfillEstimate, fewerDays: string): string {
