@@ -1,7 +1,8 @@
 /**
  * `velvet store …`: connect a Shopify or WooCommerce store for live sync, list connections,
  * pause, resume or disconnect one. Credentials are verified with one real call before they are
- * saved, stored encrypted and never printed (only their last 4 characters).
+ * saved, stored encrypted and never printed (only their last 4 characters). `connect … --dry-run`
+ * checks them the same way and shows what the backfill would read and cost, saving nothing.
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { connectStore, DEFAULT_BACKFILL_DAYS } from "../../features/store-sync/connect-store.js";

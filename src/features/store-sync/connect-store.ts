@@ -15,6 +15,9 @@
  *
  * A Dev Dashboard app connects with its client id and secret: the verifying call gets the first
  * token by the client-credentials grant, and that token is saved (sealed) with the secret.
+ *
+ * The checks before the save (checkConnectInput, verifyConnection) are also the dry run's
+ * (estimate-backfill.ts), so a dry run refuses exactly what connecting refuses.
  */
 
 import { AppError } from "../../lib/app-error.js";
