@@ -19,6 +19,11 @@ export function estimateLines(e: BackfillEstimate, fewerDays: string): string[] 
     e.orders.precision === "at_least"
       ? `at least ${plural(e.orders.count, "order")}`
       : plural(e.orders.count, "order");
+  if (e.backfillDays === 0) {
+    return [
+      "The credentials work. No past orders would be read: only orders from now on, at no cost now.",
+    ];
+  }
   const lines = [
     `The credentials work. The backfill would read the orders updated in the last ${plural(e.backfillDays ?? 0, "day")} (since ${utcMinute(e.since)}): ${orders}.`,
   ];

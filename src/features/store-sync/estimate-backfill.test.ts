@@ -254,6 +254,13 @@ for (const engine of ENGINES) {
         newCustomers: 1,
       });
       expect(describeEstimate(cut)).toMatch(/Only 60 of the 90 days asked: .*read_all_orders/);
+      const none = await estimate({
+        shop: s.shop,
+        credentials: { platform: "shopify", token: s.token },
+        backfillDays: 0,
+      });
+      expect(none).toMatchObject({ backfillDays: 0, newCustomers: 0, charges: 0 });
+      expect(describeEstimate(none)).toContain("No past orders would be read");
 
       await expect(
         estimate({
