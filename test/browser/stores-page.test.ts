@@ -1,6 +1,6 @@
 /**
  * Settings → Integrations → Stores in a real browser (Chromium): a merchant connects a Shopify
- * shop through the form, the worker's sync breaks on a revoked token, and the page shows it;
+ * shop through the form (after previewing its cost), the worker's sync breaks on a revoked token, and the page shows it;
  * the page passes axe's WCAG A/AA rules with a connection listed and with a refused form.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,7 +65,17 @@ describe.skipIf(!chromiumAvailable)("the Stores page in a browser", () => {
       .toContain("Shopify did not accept the connection");
     expect(await axeViolations(page)).toEqual([]);
 
+    // Preview cost: the estimate under the form, the form kept, nothing connected yet.
     await page.getByLabel("Admin API access token").fill(shopify.token);
+    await page.getByRole("button", { name: "Preview cost" }).first().click();
+    await expect
+      .poll(() => page.locator("#cost-preview-shopify").textContent())
+      .toContain("Before connecting: nothing was saved.");
+    expect(await page.locator("#cost-preview-shopify").textContent()).toContain("1 order.");
+    expect(await page.getByLabel("Admin API access token").inputValue()).toBe(shopify.token);
+    expect(await page.content()).toContain("No store is connected yet.");
+    expect(await axeViolations(page)).toEqual([]);
+
     await page.getByRole("button", { name: "Connect Shopify" }).click();
     await page.waitForURL(/notice=connected/);
     const row = page.getByRole("row", { name: new RegExp(shopify.shop.replace(/[.:/]/g, "\\$&")) });

@@ -7,7 +7,9 @@
  * - `POST /admin/api/<version>/graphql.json` with `X-Shopify-Access-Token`, a JSON body
  *   `{query, variables}`: `orders(first, after, query, sortKey: UPDATED_AT)` with the
  *   `updated_at:>='…'` (or `>`) filter, opaque cursors (base64 JSON of the last sort value and
- *   id, as Shopify's are) and `pageInfo`; and `currentAppInstallation { accessScopes }`.
+ *   id, as Shopify's are) and `pageInfo`; `ordersCount(query, limit) { count precision }`, which
+ *   stops at `limit` (default 10,000, `null`: none) with precision AT_LEAST, as Shopify's count
+ *   fields do; and `currentAppInstallation { accessScopes }`.
  * - Query cost as Shopify calculates it (shopify-query-cost.ts), charged to a leaky bucket
  *   (maximumAvailable, restoreRate per second) and reported in `extensions.cost`; a query the
  *   bucket cannot pay for is `THROTTLED`, one above the maximum `MAX_COST_EXCEEDED`.
@@ -19,7 +21,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { ordersPage, type ShopifyOrderNode, withheld } from "./shopify-orders.js";
+import { ordersCount, ordersPage, type ShopifyOrderNode, withheld } from "./shopify-orders.js";
 import { queryCost } from "./shopify-query-cost.js";
 
 export { type ShopifyOrderNode, shopifyOrder } from "./shopify-orders.js";
@@ -72,6 +74,35 @@ export interface FakeShopifyOptions {
   protectedCustomerData?: boolean;
   /** Lifetime of a client-credentials token. Default 86399 (Shopify's 24 hours). */
   tokenTtlSeconds?: number;
+}
+
+function readOrdersDenied(field: string) {
+  return {
+    message: `Access denied for ${field} field. Required access: \`read_orders\` access scope.`,
+    path: [field],
+    extensions: {
+      code: "ACCESS_DENIED",
+      documentation: "https://shopify.dev/api/usage/access-scopes",
+    },
+  };
+}
+
+/** A field argument, literal (`query: "…"`) or a variable (`query: $q`). */
+function argument(query: string, variables: Record<string, unknown>, name: string): unknown {
+  const m = new RegExp(`\\b${name}\\s*:\\s*(\\$\\w+|"(?:[^"\\\\]|\\\\.)*"|null|\\d+)`).exec(
+    query.slice(query.indexOf("{")),
+  );
+  if (!m) return undefined;
+  const v = m[1] as string;
+  if (v.startsWith("$")) return variables[v.slice(1)];
+  return JSON.parse(v);
+}
+
+/** `limit`: 10,000 when not given (the documented default), none when null. */
+function countLimit(query: string, variables: Record<string, unknown>): number | null {
+  const v = argument(query, variables, "limit");
+  if (v === undefined) return 10_000;
+  return v === null ? null : Number(v);
 }
 
 export async function startFakeShopify(options: FakeShopifyOptions = {}): Promise<FakeShopify> {
@@ -235,6 +266,27 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
           extensions: { cost: cost(requested, requested) },
         });
       }
+      // Without read_all_orders, Shopify shows an app only the last 60 days of orders.
+      const visible = scopes.includes("read_all_orders")
+        ? orders
+        : orders.filter((o) => Date.parse(o.createdAt) >= Date.now() - 60 * DAY_MS);
+      if (/\bordersCount\s*\(/.test(query)) {
+        if (!scopes.includes("read_orders")) {
+          record(200, requested);
+          return send(200, { data: null, errors: [readOrdersDenied("ordersCount")] });
+        }
+        bucket.currentlyAvailable -= requested;
+        record(200, requested);
+        const counted = ordersCount(
+          visible,
+          argument(query, variables, "query"),
+          countLimit(query, variables),
+        );
+        return send(200, {
+          data: { ordersCount: counted },
+          extensions: { cost: cost(requested, requested) },
+        });
+      }
       if (
         !/\borders\s*\(/.test(query) ||
         !/sortKey:\s*UPDATED_AT/.test(query) ||
@@ -247,25 +299,8 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       }
       if (!scopes.includes("read_orders")) {
         record(200, requested);
-        return send(200, {
-          data: null,
-          errors: [
-            {
-              message:
-                "Access denied for orders field. Required access: `read_orders` access scope.",
-              path: ["orders"],
-              extensions: {
-                code: "ACCESS_DENIED",
-                documentation: "https://shopify.dev/api/usage/access-scopes",
-              },
-            },
-          ],
-        });
+        return send(200, { data: null, errors: [readOrdersDenied("orders")] });
       }
-      // Without read_all_orders, Shopify shows an app only the last 60 days of orders.
-      const visible = scopes.includes("read_all_orders")
-        ? orders
-        : orders.filter((o) => Date.parse(o.createdAt) >= Date.now() - 60 * DAY_MS);
       const page = ordersPage(
         visible,
         Number(variables.first ?? 0),

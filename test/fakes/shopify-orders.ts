@@ -102,22 +102,46 @@ export function withheld(page: ReturnType<typeof ordersPage>, cost: unknown) {
   return { data: { orders: { ...page, edges } }, errors, extensions: { cost } };
 }
 
+/** The search syntax's time comparisons on `updated_at` and `created_at` (>, >=, <, <=). */
+export function matchesSearch(o: ShopifyOrderNode, search: unknown): boolean {
+  const text = typeof search === "string" ? search : "";
+  for (const m of text.matchAll(/\b(updated_at|created_at):([<>]=?)'?([^'\s]+)'?/g)) {
+    const t = Date.parse(m[1] === "updated_at" ? o.updatedAt : o.createdAt);
+    const bound = Date.parse(m[3] as string);
+    const ok =
+      m[2] === ">="
+        ? t >= bound
+        : m[2] === ">"
+          ? t > bound
+          : m[2] === "<="
+            ? t <= bound
+            : t < bound;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/**
+ * `ordersCount(query, limit)`: the orders the search matches, counted up to `limit` (default
+ * 10,000; null: no limit). Above it Shopify stops and says AT_LEAST with the limit as the count.
+ */
+export function ordersCount(all: ShopifyOrderNode[], search: unknown, limit: number | null) {
+  const count = all.filter((o) => matchesSearch(o, search)).length;
+  return limit !== null && count > limit
+    ? { count: limit, precision: "AT_LEAST" as const }
+    : { count, precision: "EXACT" as const };
+}
+
 export function ordersPage(
   all: ShopifyOrderNode[],
   first: number,
   after: unknown,
   search: unknown,
 ) {
-  const filter = /updated_at:(>=?)'([^']+)'/.exec(typeof search === "string" ? search : "");
   const key = (o: ShopifyOrderNode) =>
     [Date.parse(o.updatedAt), Number(o.legacyResourceId)] as const;
   const sorted = [...all]
-    .filter((o) => {
-      if (!filter) return true;
-      const bound = Date.parse(filter[2] as string);
-      const t = Date.parse(o.updatedAt);
-      return filter[1] === ">=" ? t >= bound : t > bound;
-    })
+    .filter((o) => matchesSearch(o, search))
     .sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1]);
   let start = 0;
   if (typeof after === "string") {

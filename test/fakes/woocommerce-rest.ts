@@ -2,7 +2,7 @@
  * A fake WooCommerce REST API v3 on loopback, speaking its wire format and applying WordPress's
  * rules:
  * - The site has a time zone (`utcOffsetMinutes`: +9 h, +5:30, −5 h…). With `dates_are_gmt=true`
- *   the `modified_after` bound is compared with the GMT column; a bound that carries a zone
+ *   the `modified_after` (and `after`, on the creation date) bound is compared with the GMT column; a bound that carries a zone
  *   (`…Z`, `+02:00`) is first turned into the SITE's local time, as WordPress's date parsing
  *   does, so the bound moves by the site's offset. A bound without a zone is taken as given.
  * - Every order status (pending, processing, on-hold, completed, cancelled, refunded, failed,
@@ -16,7 +16,8 @@
  * `GET /wp-json/wc/v3/orders` with HTTP basic auth (consumer key and secret), the query
  * parameters `modified_after` (with `dates_are_gmt=true`), `orderby=modified`, `order=asc`,
  * `per_page` and `page`, and the paging headers WordPress sends: `X-WP-Total`,
- * `X-WP-TotalPages` and `Link` (`rel="next"`, `rel="prev"`). Orders are WooCommerce's JSON
+ * `X-WP-TotalPages` and `Link` (`rel="next"`, `rel="prev"`); `per_page` outside 1–100 is
+ * WordPress's 400 `rest_invalid_param`, never quietly capped. Orders are WooCommerce's JSON
  * (`billing`, `date_created_gmt`, `date_modified_gmt` without a zone, `total` as a string).
  * A wrong key or secret is WooCommerce's 401; replies can be scripted.
  */
@@ -183,25 +184,44 @@ export async function startFakeWooCommerce(
     const scripted = queue.shift();
     if (scripted) return send(scripted.status, scripted.body ?? "", scripted.headers);
     const q = url.searchParams;
-    const perPage = Math.min(Number(q.get("per_page") ?? 10), 100);
-    const page = Number(q.get("page") ?? 1);
-    const after = q.get("modified_after");
-    // modified_after is strict. A bound with a zone becomes the site's local wall time first
-    // (WordPress's date parsing); with dates_are_gmt=true that wall time is then compared with
-    // the GMT column as if it were GMT. Without dates_are_gmt, the local column is compared.
-    const gmtColumn = q.get("dates_are_gmt") === "true";
-    let bound: number | null = null;
-    if (after !== null) {
-      const zoned = /[zZ]$|[+-]\d\d:?\d\d$/.test(after);
-      const wall = zoned ? Date.parse(after) + offsetMs : Date.parse(`${after}Z`);
-      bound = gmtColumn ? wall : wall - offsetMs;
+    // WordPress validates per_page against its schema (1 to 100) and refuses anything else.
+    const perPage = Number(q.get("per_page") ?? 10);
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) {
+      return send(400, {
+        code: "rest_invalid_param",
+        message: "Invalid parameter(s): per_page",
+        data: {
+          status: 400,
+          params: { per_page: "per_page must be between 1 (inclusive) and 100 (inclusive)" },
+        },
+      });
     }
+    const page = Number(q.get("page") ?? 1);
+    // modified_after and after are strict. A bound with a zone becomes the site's local wall
+    // time first (WordPress's date parsing); with dates_are_gmt=true that wall time is then
+    // compared with the GMT column as if it were GMT. Without dates_are_gmt, the local column is
+    // compared.
+    const gmtColumn = q.get("dates_are_gmt") === "true";
+    const boundOf = (given: string | null): number | null => {
+      if (given === null) return null;
+      const zoned = /[zZ]$|[+-]\d\d:?\d\d$/.test(given);
+      const wall = zoned ? Date.parse(given) + offsetMs : Date.parse(`${given}Z`);
+      return gmtColumn ? wall : wall - offsetMs;
+    };
+    const modifiedAfter = boundOf(q.get("modified_after"));
+    const createdAfter = boundOf(q.get("after"));
     const statuses = (q.get("status") ?? "any").split(",");
     const listed = (o: WooOrderJson) =>
       statuses.includes("any") ? o.status !== "trash" : statuses.includes(o.status);
     const time = (o: WooOrderJson) => Date.parse(`${o.date_modified_gmt}Z`);
+    const created = (o: WooOrderJson) => Date.parse(`${o.date_created_gmt}Z`);
     const matching = orders
-      .filter((o) => listed(o) && (bound === null || time(o) > bound))
+      .filter(
+        (o) =>
+          listed(o) &&
+          (modifiedAfter === null || time(o) > modifiedAfter) &&
+          (createdAfter === null || created(o) > createdAfter),
+      )
       .sort((a, b) => (q.get("orderby") === "modified" ? time(a) - time(b) : 0) || a.id - b.id);
     if (q.get("order") === "desc") matching.reverse();
     const total = matching.length;

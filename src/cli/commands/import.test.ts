@@ -119,7 +119,7 @@ for (const engine of ENGINES) {
       await budget("0.50");
       const short = await runVelvet(["import", "orders", SMALL, "--account", accountId], paid);
       expect(short.stdout).toContain(
-        "Provider lookups: at most $0.76; $0.50 left of the $0.50 monthly budget does not cover it",
+        "Provider lookups: at most $0.76 (pdl $0.56, fullcontact $0.20); $0.50 left of the $0.50 monthly budget does not cover it",
       );
       await budget("5");
       const json = await runVelvet(
@@ -128,6 +128,10 @@ for (const engine of ENGINES) {
       );
       expect(JSON.parse(json.stdout)).toMatchObject({
         newCustomers: 2,
+        providers: [
+          { provider: "pdl", lookups: 2, amountUsd: "0.56" },
+          { provider: "fullcontact", lookups: 2, amountUsd: "0.20" },
+        ],
         providerCostUsd: "0.76",
         budgetUsd: "5",
         budgetLeftUsd: "5.00",
@@ -171,6 +175,7 @@ for (const engine of ENGINES) {
         skipped: 0,
         forgotten: 0,
         errors: 1,
+        providers: [],
         providerCostUsd: "0.00",
         budgetUsd: null,
         budgetLeftUsd: null,

@@ -7,9 +7,9 @@
  * the rest.
  */
 import type { Command } from "commander";
+import { chargeLine, providerCostLine } from "../../features/enrichment/describe-lookup-cost.js";
 import { type ImportSummary, importOrders } from "../../features/order-import/import-orders.js";
 import { ImportError } from "../../features/order-import/read-order-file.js";
-import { formatMoney } from "../../lib/money.js";
 import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
 import { CliError, printResult } from "../output.js";
@@ -93,21 +93,13 @@ export function registerImport(program: Command): void {
     });
 }
 
-function budgetLine(s: ImportSummary): string {
-  if (s.budgetUsd === null || s.budgetLeftUsd === null) return " (no monthly budget)";
-  const left = `${formatMoney(s.budgetLeftUsd, "USD")} left of the ${formatMoney(s.budgetUsd, "USD")} monthly budget`;
-  return s.budgetCovers
-    ? `; ${left} covers it`
-    : `; ${left} does not cover it: the rest are scored on the free signals and looked up when the budget allows`;
-}
-
 function describe(s: ImportSummary, applied: boolean): string {
   const n = (count: number) => count.toLocaleString("en-US");
   const lines = [
     `${n(s.rows)} rows: ${plural(s.orders, "order")} of ${plural(s.customers, "customer")}, ${n(s.newCustomers)} new`,
-    `${applied ? "Charged" : "Would charge"}: ${plural(s.charges, "enrichment")}, ${formatMoney(s.amountUsd, "USD")}`,
+    chargeLine(s, applied),
     `${applied ? "Already imported (skipped)" : "Already imported (would skip)"}: ${n(s.skipped)}; bad rows: ${n(s.errors)}`,
-    `Provider lookups: at most ${formatMoney(s.providerCostUsd, "USD")}${budgetLine(s)}`,
+    providerCostLine(s),
   ];
   if (s.forgotten > 0)
     lines.push(

@@ -188,5 +188,72 @@ for (const engine of ENGINES) {
         await shop.close();
       }
     }, 60_000);
+
+    it("--dry-run checks the credentials, counts and prices the backfill, and saves nothing", async () => {
+      const shop = await startFakeShopify();
+      try {
+        const now = Date.now();
+        for (let i = 0; i < 3; i++)
+          shop.orders.push(
+            shopifyOrder(`dry-${i}@navy-systems.com`, new Date(now - (i + 1) * 86_400_000)),
+          );
+        shop.orders.push({
+          ...shopifyOrder("dry-test@navy-systems.com", new Date(now - 3_600_000)),
+          test: true,
+        });
+        shop.orders.push(shopifyOrder("dry-old@navy-systems.com", new Date(now - 40 * 86_400_000)));
+        const paid = { ...env, PDL_API_KEY: "pdl-key", PDL_PRICE_USD: "0.28" };
+        const set = await runVelvet(
+          ["account", "set", "--account", accountId, "--monthly-budget", "0.50"],
+          env,
+        );
+        expect(set.code).toBe(0);
+        const connections = async () =>
+          (onlyJson(await runVelvet(["store", "list", "--json"], env)).connections as unknown[])
+            .length;
+        const audit = async () =>
+          (await runVelvet(["audit", "list", "--account", accountId, "--json"], env)).stdout;
+        const [held, trail] = await Promise.all([connections(), audit()]);
+        const base = ["store", "connect", "shopify", "--account", accountId, "--shop", shop.shop];
+        const args = [...base, "--token", shop.token, "--backfill-days", "30", "--dry-run"];
+
+        const json = onlyJson(await runVelvet([...args, "--json"], paid));
+        expect(json).toMatchObject({
+          dryRun: true,
+          platform: "shopify",
+          backfillDays: 30,
+          orders: { count: 4, precision: "exact" },
+          skipReasons: { "test order": 1 },
+          newCustomers: 3,
+          newCustomersPrecision: "exact",
+          charges: 3,
+          amountUsd: "0.15",
+          providers: [{ provider: "pdl", lookups: 3, amountUsd: "0.84" }],
+          providerCostUsd: "0.84",
+          budgetUsd: "0.50",
+          budgetLeftUsd: "0.50",
+          budgetCovers: false,
+        });
+        const text = await runVelvet(args, paid);
+        expect(text.code).toBe(0);
+        expect(text.stdout).toContain("Dry run: nothing was saved.");
+        expect(text.stdout).toContain("since");
+        expect(text.stdout).toContain(": 4 orders.");
+        expect(text.stdout).toContain("New customers: 3 (every order read");
+        expect(text.stdout).toContain("Would charge: 3 enrichments, $0.15");
+        expect(text.stdout).toContain(
+          "Provider lookups: at most $0.84 (pdl $0.84); $0.50 left of the $0.50 monthly budget does not cover it",
+        );
+        const refused = await runVelvet([...base, "--token", "shpat_wrong", "--dry-run"], paid);
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toMatch(
+          /Shopify did not accept the connection: the store refused the credentials \(401/,
+        );
+        expect(await connections()).toBe(held);
+        expect(await audit()).toBe(trail);
+      } finally {
+        await shop.close();
+      }
+    }, 60_000);
   });
 }

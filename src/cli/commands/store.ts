@@ -1,11 +1,14 @@
 /**
  * `velvet store …`: connect a Shopify or WooCommerce store for live sync, list connections,
  * pause, resume or disconnect one. Credentials are verified with one real call before they are
- * saved, stored encrypted and never printed (only their last 4 characters).
+ * saved, stored encrypted and never printed (only their last 4 characters). `connect … --dry-run`
+ * checks them the same way and shows what the backfill would read and cost, saving nothing.
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { connectStore, DEFAULT_BACKFILL_DAYS } from "../../features/store-sync/connect-store.js";
 import type { Credentials } from "../../features/store-sync/credentials.js";
+import { estimateLines } from "../../features/store-sync/describe-estimate.js";
+import { estimateBackfill } from "../../features/store-sync/estimate-backfill.js";
 import { listConnections } from "../../features/store-sync/list-connections.js";
 import {
   type ConnectionChange,
@@ -29,10 +32,12 @@ function parseDays(value: string): number {
 interface ConnectOptions {
   account: string;
   backfillDays: number;
+  dryRun?: boolean;
   json?: boolean;
 }
 
 async function connectAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
+  if (opts.dryRun) return estimateAndPrint(shop, credentials, opts);
   const connected = await withDeps(
     async (deps) => {
       const http = createPlatformHttp({
@@ -68,6 +73,35 @@ async function connectAndPrint(shop: string, credentials: Credentials, opts: Con
   );
 }
 
+/** `--dry-run`: the credentials checked, the backfill counted and priced; nothing written. */
+async function estimateAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
+  const estimate = await withDeps(
+    async (deps) => {
+      const http = createPlatformHttp({
+        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
+        timeoutMs: deps.config.enrichment.timeoutMs,
+      });
+      try {
+        return await estimateBackfill(deps, http, {
+          accountId: opts.account,
+          shop,
+          credentials,
+          backfillDays: opts.backfillDays,
+        });
+      } finally {
+        await http.close();
+      }
+    },
+    { providers: false },
+  );
+  printResult(Boolean(opts.json), { dryRun: true, ...estimate }, () =>
+    [
+      "Dry run: nothing was saved. Run again without --dry-run to connect.",
+      ...estimateLines(estimate, "a shorter --backfill-days"),
+    ].join("\n"),
+  );
+}
+
 interface ShopifyConnectOptions extends ConnectOptions {
   shop: string;
   token?: string;
@@ -86,6 +120,9 @@ function shopifyCredentials(opts: ShopifyConnectOptions): Credentials {
     ? { platform: "shopify", clientId: opts.clientId, clientSecret: opts.clientSecret }
     : { platform: "shopify", token: opts.token };
 }
+
+const DRY_RUN_HELP =
+  "check the credentials and show what the backfill would read and cost; save nothing";
 
 export function registerStore(program: Command): void {
   const store = program.command("store").description("connect Shopify and WooCommerce stores");
@@ -107,6 +144,7 @@ export function registerStore(program: Command): void {
       parseDays,
       DEFAULT_BACKFILL_DAYS,
     )
+    .option("--dry-run", DRY_RUN_HELP)
     .option("--json", "print one JSON object")
     .action((opts: ShopifyConnectOptions) =>
       connectAndPrint(opts.shop, shopifyCredentials(opts), opts),
@@ -125,6 +163,7 @@ export function registerStore(program: Command): void {
       parseDays,
       DEFAULT_BACKFILL_DAYS,
     )
+    .option("--dry-run", DRY_RUN_HELP)
     .option("--json", "print one JSON object")
     .action((opts: ConnectOptions & { url: string; key: string; secret: string }) =>
       connectAndPrint(

@@ -1,7 +1,8 @@
 /**
- * What looking up a number of new customers can cost at most, for a dry run (file import): each
- * configured paid provider's price per customer (a provider bills only a lookup it answers, so
- * the real cost is usually lower), and whether what is left of this month's budget covers it.
+ * What looking up a number of new customers can cost at most, for a dry run (the file import's
+ * and the store backfill's, so both say the same): each configured paid provider's price per
+ * customer (a provider bills only a lookup it answers, so the real cost is usually lower), and
+ * whether what is left of this month's budget covers it.
  */
 import type { Kysely } from "kysely";
 import type { Config } from "../../config.js";
@@ -12,6 +13,8 @@ import { getBudgetStatus } from "../billing/monthly-budget.js";
 import { configuredProviderNames } from "./providers/create-providers.js";
 
 export interface LookupCostEstimate {
+  /** Per configured paid provider (a price above 0): the most lookups and what they cost. */
+  providers: Array<{ provider: string; lookups: number; amountUsd: string }>;
   /** The most the configured providers can bill for these customers. */
   providerCostUsd: string;
   /** This month's budget for paid lookups; null: none. */
@@ -29,14 +32,20 @@ export async function estimateLookupCost(
   newCustomers: number,
   now: number,
 ): Promise<LookupCostEstimate> {
-  const perCustomer = configuredProviderNames(providers).reduce(
-    (sum, name) => sum + toMicros(providers[name].priceUsd),
-    0n,
-  );
-  const cost = perCustomer * BigInt(newCustomers);
+  const paid = configuredProviderNames(providers).flatMap((name) => {
+    const price = toMicros(providers[name].priceUsd);
+    return price > 0n ? [{ name, amount: price * BigInt(newCustomers) }] : [];
+  });
+  const perProvider = paid.map(({ name, amount }) => ({
+    provider: name,
+    lookups: newCustomers,
+    amountUsd: fromMicros(amount),
+  }));
+  const cost = paid.reduce((sum, p) => sum + p.amount, 0n);
   const status = await getBudgetStatus(db, accountId, monthOf(now));
   if (status.budgetUsd === null) {
     return {
+      providers: perProvider,
       providerCostUsd: fromMicros(cost),
       budgetUsd: null,
       budgetLeftUsd: null,
@@ -47,6 +56,7 @@ export async function estimateLookupCost(
   const budget = toMicros(status.budgetUsd);
   const left = budget > used ? budget - used : 0n;
   return {
+    providers: perProvider,
     providerCostUsd: fromMicros(cost),
     budgetUsd: status.budgetUsd,
     budgetLeftUsd: fromMicros(left),

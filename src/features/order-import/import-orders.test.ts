@@ -70,6 +70,7 @@ for (const engine of ENGINES) {
         skipped: 0,
         forgotten: 0,
         errors: 1,
+        providers: [],
         providerCostUsd: "0.00",
         budgetUsd: null,
         budgetLeftUsd: null,

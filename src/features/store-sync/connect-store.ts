@@ -15,6 +15,9 @@
  *
  * A Dev Dashboard app connects with its client id and secret: the verifying call gets the first
  * token by the client-credentials grant, and that token is saved (sealed) with the secret.
+ *
+ * The checks before the save (checkConnectInput, verifyConnection) are also the dry run's
+ * (estimate-backfill.ts), so a dry run refuses exactly what connecting refuses.
  */
 
 import { AppError } from "../../lib/app-error.js";
@@ -69,40 +72,19 @@ export async function connectStore(
   input: ConnectStoreInput,
 ): Promise<ConnectedStore> {
   const key = requireKey(deps.config.storeSync.tokenKey);
-  const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
-  const { platform } = input.credentials;
-  if (input.credentials.platform === "shopify") checkShopifyCredentials(input.credentials);
-  const asked = input.backfillDays ?? DEFAULT_BACKFILL_DAYS;
-  if (!Number.isInteger(asked) || asked < 0 || asked > 3650) {
-    throw new AppError("bad_request", "backfill days must be a whole number from 0 to 3650");
-  }
-  const shop =
-    platform === "shopify"
-      ? normalizeShop(input.shop, allowPrivate)
-      : normalizeSiteUrl(input.shop, allowPrivate);
-  const account = await getAccount(deps.db.kysely, input.accountId);
-  if (account === null || account.closedAt !== null) {
-    throw new AppError("not_found", `No account ${input.accountId}`);
-  }
+  const { account, platform, shop, asked } = await checkConnectInput(deps, input);
   const now = deps.clock.now();
-  const checked = await verify(
+  const checked = await verifyConnection(
     deps,
     http,
     { platform, shop },
     input.credentials,
-    allowPrivate,
     now,
     asked,
   );
   const { backfillDays, cursor } = checked;
 
-  const existing = await deps.db.kysely
-    .selectFrom("store_connections")
-    .select("id")
-    .where("store_id", "=", account.storeId)
-    .where("platform", "=", platform)
-    .where("shop", "=", shop)
-    .executeTakeFirst();
+  const existing = await findConnection(deps, account.storeId, platform, shop);
   const connectionId = existing?.id ?? newId(now);
   const sealed = sealCredentials(key, connectionId, checked.credentials);
   const hint = hintOf(checked.credentials);
@@ -169,23 +151,66 @@ export async function connectStore(
 }
 
 /**
- * One real call with the credentials (the first page of the backfill), and for Shopify the
- * granted scopes. Answers the credentials to save (a token obtained, a host's quirk found) and
- * the backfill to read.
+ * What a connection needs before any call (the same checks for a connection and its dry run):
+ * STORE_TOKEN_KEY, credentials of one kind, a backfill from 0 to 3650 days, an address of the
+ * platform's form, an open account.
  */
-async function verify(
-  deps: Pick<StoreSyncDeps, "log">,
+export async function checkConnectInput(
+  deps: StoreSyncDeps,
+  input: Omit<ConnectStoreInput, "actor">,
+) {
+  requireKey(deps.config.storeSync.tokenKey);
+  const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
+  const { platform } = input.credentials;
+  if (input.credentials.platform === "shopify") checkShopifyCredentials(input.credentials);
+  const asked = input.backfillDays ?? DEFAULT_BACKFILL_DAYS;
+  if (!Number.isInteger(asked) || asked < 0 || asked > 3650) {
+    throw new AppError("bad_request", "backfill days must be a whole number from 0 to 3650");
+  }
+  const shop =
+    platform === "shopify"
+      ? normalizeShop(input.shop, allowPrivate)
+      : normalizeSiteUrl(input.shop, allowPrivate);
+  const account = await getAccount(deps.db.kysely, input.accountId);
+  if (account === null || account.closedAt !== null) {
+    throw new AppError("not_found", `No account ${input.accountId}`);
+  }
+  return { account, platform, shop, asked };
+}
+
+/** The store's existing connection to this shop, if any (a connection then reconnects it). */
+export async function findConnection(
+  deps: Pick<StoreSyncDeps, "db">,
+  storeId: string,
+  platform: Credentials["platform"],
+  shop: string,
+) {
+  return deps.db.kysely
+    .selectFrom("store_connections")
+    .select("id")
+    .where("store_id", "=", storeId)
+    .where("platform", "=", platform)
+    .where("shop", "=", shop)
+    .executeTakeFirst();
+}
+
+/**
+ * One real call with the credentials (the first page of the backfill), and for Shopify the
+ * granted scopes. Answers the credentials to save (a token obtained, a host's quirk found), the
+ * backfill to read, and a client that goes on with them.
+ */
+export async function verifyConnection(
+  deps: Pick<StoreSyncDeps, "log" | "config">,
   http: PlatformHttp,
   connection: { platform: Credentials["platform"]; shop: string },
   credentials: Credentials,
-  allowPrivate: boolean,
   now: number,
   asked: number,
 ) {
-  const name = connection.platform === "shopify" ? "Shopify" : "WooCommerce";
+  const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
   let latest = credentials;
   const signal = AbortSignal.timeout(60_000);
-  try {
+  return withPlatformErrors(deps, connection.platform, "check the credentials", async () => {
     const client = platformClient(http, connection, credentials, allowPrivate, (c) => {
       latest = c;
     });
@@ -205,15 +230,25 @@ async function verify(
       maxSeen: null,
     };
     await client.fetchPage(cursor, signal);
-    return { credentials: latest, backfillDays, cursor, cut };
+    return { credentials: latest, backfillDays, cursor, cut, client };
+  });
+}
+
+/** A platform's refusal said as the connection's answer: what to fix, or to try again. */
+export async function withPlatformErrors<T>(
+  deps: Pick<StoreSyncDeps, "log">,
+  platform: Credentials["platform"],
+  doing: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const name = platform === "shopify" ? "Shopify" : "WooCommerce";
+  try {
+    return await run();
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     const { failure } = error;
     if ("detail" in failure && failure.detail !== undefined)
-      deps.log.warn(
-        { platform: connection.platform, error: failure.detail },
-        "store connection check failed",
-      );
+      deps.log.warn({ platform, error: failure.detail }, "store connection check failed");
     // Before any store answered, only "not a public address" or "could not be reached".
     if (failure.kind === "broken" && failure.notPublic)
       throw new AppError("bad_request", `The ${name} store's address is not a public address.`);
@@ -222,8 +257,8 @@ async function verify(
     throw new AppError(
       "service_unavailable",
       failure.kind === "transient" && failure.unreachable
-        ? `The ${name} store could not be reached to check the credentials; try again.`
-        : `${name} could not be reached to check the credentials (${error.message}); try again`,
+        ? `The ${name} store could not be reached to ${doing}; try again.`
+        : `${name} could not be reached to ${doing} (${error.message}); try again`,
     );
   }
 }

@@ -17,11 +17,19 @@ import { z } from "zod";
 import { AppError } from "../../lib/app-error.js";
 import type { ShopifyCredentials } from "./credentials.js";
 import { PlatformError, type PlatformHttp, transient } from "./platform-http.js";
-import { mapShopifyOrder, ORDERS_QUERY, OrderNode, SCOPES_QUERY } from "./shopify-order.js";
+import {
+  mapShopifyOrder,
+  ORDERS_COUNT_QUERY,
+  ORDERS_QUERY,
+  OrderNode,
+  SCOPES_QUERY,
+  SHOPIFY_COUNT_LIMIT,
+} from "./shopify-order.js";
 import { shopifyTokenSource } from "./shopify-token.js";
 import {
   laterOf,
   nextPassSince,
+  type OrderCount,
   type OrdersPage,
   type PlatformClient,
   type SyncCursor,
@@ -47,6 +55,12 @@ const Orders = z.object({
   orders: z.object({
     edges: z.array(z.object({ cursor: z.string(), node: OrderNode })),
     pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullish() }),
+  }),
+});
+const OrdersCount = z.object({
+  ordersCount: z.object({
+    count: z.number().int().min(0),
+    precision: z.enum(["EXACT", "AT_LEAST"]),
   }),
 });
 const Scopes = z.object({
@@ -218,6 +232,15 @@ export function createShopifyClient(
         ? { since: nextPassSince(maxSeen, cursor.since), after: null, maxSeen: null }
         : { since: cursor.since, after: orders.pageInfo.endCursor ?? null, maxSeen };
       return { orders: pulled, next, last };
+    },
+    async countOrders(since: string, signal: AbortSignal): Promise<OrderCount> {
+      const variables = { query: `updated_at:>='${since}'`, limit: SHOPIFY_COUNT_LIMIT };
+      const { ordersCount } = await withWaits(
+        () => query(ORDERS_COUNT_QUERY, variables, OrdersCount, signal),
+        signal,
+      );
+      const precision = ordersCount.precision === "EXACT" ? "exact" : "at_least";
+      return { count: ordersCount.count, precision };
     },
     async grantedScopes(signal: AbortSignal): Promise<string[]> {
       await tokens.current(signal);

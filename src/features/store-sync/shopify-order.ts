@@ -36,6 +36,17 @@ export const ORDERS_QUERY = `query VelvetOrders($first: Int!, $after: String, $q
   }
 }`;
 
+/**
+ * The orders a pass would read, counted by Shopify. `limit` is the documented default (10,000)
+ * said outright: above it Shopify stops counting and answers AT_LEAST. Uncapped counts
+ * (`limit: null`) are slower for Shopify on large shops, and a dry run needs no more than "at
+ * least 10,000" to say the backfill is large.
+ */
+export const ORDERS_COUNT_QUERY = `query VelvetOrdersCount($query: String, $limit: Int) {
+  ordersCount(query: $query, limit: $limit) { count precision }
+}`;
+export const SHOPIFY_COUNT_LIMIT = 10_000;
+
 export const SCOPES_QUERY = `query VelvetScopes {
   currentAppInstallation { accessScopes { handle } }
 }`;

@@ -61,6 +61,14 @@ export interface PlatformClient {
   fetchPage(cursor: SyncCursor, signal: AbortSignal): Promise<OrdersPage>;
   /** The access scopes the store granted (Shopify), or null when the platform has none. */
   grantedScopes?(signal: AbortSignal): Promise<string[] | null>;
+  /** How many orders a pass from `since` would read (every status), as the platform counts. */
+  countOrders(since: string, signal: AbortSignal): Promise<OrderCount>;
+}
+
+/** A platform's count: exact, or a floor when the platform stopped counting at its limit. */
+export interface OrderCount {
+  count: number;
+  precision: "exact" | "at_least";
 }
 
 /** The next pass starts a second before the latest update seen: equal timestamps are not lost. */

@@ -37,6 +37,7 @@ import { safeJson } from "./shopify-client.js";
 import {
   laterOf,
   nextPassSince,
+  type OrderCount,
   type OrdersPage,
   type PlatformClient,
   type PulledOrder,
@@ -190,6 +191,24 @@ export function createWooCommerceClient(
   }
 
   return {
+    /**
+     * WordPress's own count: `X-WP-Total` on a page of one, with the pass's bound and status
+     * (every status but trash, as a pass reads).
+     */
+    async countOrders(since: string, signal: AbortSignal): Promise<OrderCount> {
+      const params = new URLSearchParams({
+        modified_after: wooGmtBound(since),
+        dates_are_gmt: "true",
+        per_page: "1",
+      });
+      const res = await withWaits(() => callFinding(params, signal), signal);
+      const said = header(res, "x-wp-total");
+      const count = Number(said);
+      if (said === undefined || !Number.isInteger(count) || count < 0) {
+        throw transient("WooCommerce did not say how many orders there are (no X-WP-Total)");
+      }
+      return { count, precision: "exact" };
+    },
     async fetchPage(cursor: SyncCursor, signal: AbortSignal): Promise<OrdersPage> {
       const page = cursor.after === null ? 1 : Number(cursor.after);
       const { orders, more } = await withWaits(() => get(cursor, page, signal), signal);

@@ -112,6 +112,58 @@ for (const engine of ENGINES) {
       expect(csrfToken(listed.html)).not.toBe("");
     });
 
+    it("Preview cost: the connection's dry run under the form, the form kept, nothing saved", async () => {
+      const shop = await startFakeShopify();
+      try {
+        const now = Date.now();
+        shop.orders.push(
+          shopifyOrder("preview-1@navy-systems.com", new Date(now - 2 * 86_400_000)),
+          shopifyOrder("preview-2@navy-systems.com", new Date(now - 3 * 86_400_000)),
+          { ...shopifyOrder("preview-t@navy-systems.com", new Date(now - 3_600_000)), test: true },
+        );
+        const { browser, accountId } = await signInNewAccount(app);
+        const fields = { shop: shop.shop, token: shop.token, "shopify-backfill": "30" };
+        const audit = () =>
+          app.deps.db.kysely
+            .selectFrom("audit_events")
+            .select("action")
+            .where("account_id", "=", accountId)
+            .execute();
+        const trail = await audit();
+        const refused = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
+          ...fields,
+          token: "shpat_wrong_preview",
+          preview: "1",
+        });
+        expect(refused.status).toBe(400);
+        expect(await refused.text()).toContain("Shopify did not accept the connection");
+
+        const res = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
+          ...fields,
+          preview: "1",
+        });
+        expect(res.status).toBe(200);
+        const html = await res.text();
+        expect(html).toContain('id="cost-preview-shopify"');
+        expect(html).toContain("Before connecting: nothing was saved.");
+        expect(html).toContain(": 3 orders.");
+        expect(html).toContain("New customers: 2 (every order read");
+        expect(html).toContain("test order 1");
+        expect(html).toContain("Would charge: 2 enrichments, $0.10");
+        expect(html).toContain("Provider lookups: at most $0.00 (no monthly budget)");
+        expect(html).toContain(`value="${shop.token}"`); // the form, kept for Connect
+        expect(html).toContain("No store is connected yet.");
+        expect(connectionIds(html)).toEqual([]);
+        expect(await audit()).toEqual(trail);
+
+        const ok = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, fields);
+        expect(ok.status).toBe(303);
+        expect(connectionIds((await browser.page(STORES_PATH)).html)).toHaveLength(1);
+      } finally {
+        await shop.close();
+      }
+    });
+
     it("connects a Dev Dashboard app by client id and secret, says when the backfill is cut, shows skips by reason", async () => {
       const shop = await startFakeShopify({ scopes: "read_orders,read_customers" });
       try {

@@ -1,7 +1,8 @@
 /**
  * Settings → Integrations → Stores: list the account's store connections; connect Shopify or
- * WooCommerce (credentials verified by the platform before they are saved); pause, resume,
- * disconnect. Forms carry the CSRF token (actionOptions); every change is audited by the use case.
+ * WooCommerce (credentials verified by the platform before they are saved), or first preview
+ * what the backfill would cost (the same form's "Preview cost": the connection's dry run, nothing
+ * saved, the form sent back filled in with the estimate); pause, resume, disconnect. Forms carry the CSRF token (actionOptions); every change is audited by the use case.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
@@ -10,6 +11,7 @@ import { isUuid } from "../../../lib/ids.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { connectStore } from "../../store-sync/connect-store.js";
 import type { Credentials } from "../../store-sync/credentials.js";
+import { estimateBackfill } from "../../store-sync/estimate-backfill.js";
 import { listConnections } from "../../store-sync/list-connections.js";
 import { type ConnectionChange, changeConnection } from "../../store-sync/manage-connection.js";
 import { createPlatformHttp } from "../../store-sync/platform-http.js";
@@ -43,7 +45,7 @@ async function render(
   deps: Deps,
   reply: FastifyReply,
   session: DashboardSession,
-  extra: Pick<StoresProps, "notice" | "refused">,
+  extra: Pick<StoresProps, "notice" | "refused" | "preview">,
   status = 200,
 ) {
   const connections = await listConnections(deps.db.kysely, session.accountId);
@@ -126,12 +128,22 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
         allowPrivate: deps.config.alerts.allowPrivateWebhooks,
         timeoutMs: deps.config.enrichment.timeoutMs,
       });
+      const input = {
+        accountId: session.accountId,
+        shop: (form === "shopify" ? values.shop : values.url) ?? "",
+        credentials,
+        backfillDays: backfill,
+      };
       try {
+        if (formField(body, "preview") !== "") {
+          const estimate = await estimateBackfill(deps, http, input);
+          return render(deps, reply, session, {
+            notice: null,
+            preview: { form, values, estimate },
+          });
+        }
         const connected = await connectStore(deps, http, {
-          accountId: session.accountId,
-          shop: (form === "shopify" ? values.shop : values.url) ?? "",
-          credentials,
-          backfillDays: backfill,
+          ...input,
           actor: userActor(session.userEmail),
         });
         const notice = connected.reconnected

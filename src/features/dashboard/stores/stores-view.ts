@@ -1,5 +1,7 @@
 /** Settings → Integrations → Stores: connections with their state, and the connect forms. */
 import type { StoreConnectionState } from "../../../db/schema.js";
+import { estimateLines } from "../../store-sync/describe-estimate.js";
+import type { BackfillEstimate } from "../../store-sync/estimate-backfill.js";
 import type { ConnectionView } from "../../store-sync/list-connections.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
 import { field } from "../html/fields.js";
@@ -18,6 +20,8 @@ export interface StoresProps {
   notice: Notice | null;
   /** The form that was sent and refused, its values (the secrets too: nothing is retyped). */
   refused?: { form: ConnectForm; values: Record<string, string>; error: string };
+  /** "Preview cost" was pressed: the form's values, sent back, and the connection's dry run. */
+  preview?: { form: ConnectForm; values: Record<string, string>; estimate: BackfillEstimate };
   syncIntervalSeconds: number;
   /** False when the server has no STORE_TOKEN_KEY: connecting is refused, said before typing. */
   canConnect: boolean;
@@ -88,13 +92,23 @@ function backfillField(values: Record<string, string>, form: ConnectForm): SafeH
   });
 }
 
+/** What connecting would read and cost, said as `velvet store connect … --dry-run` says it. */
+function previewPanel(form: ConnectForm, estimate: BackfillEstimate): SafeHtml {
+  const lines = estimateLines(estimate, 'fewer days in "Read past orders"');
+  return html`<div class="notice info" role="status" id="cost-preview-${form}"><p><strong>Before connecting: nothing was saved.</strong> Press Connect to connect with these settings.</p><ul>${lines.map((line) => html`<li>${line}</li>`)}</ul></div>`;
+}
+
 function connectForms(p: StoresProps): SafeHtml {
   const refused = p.refused;
-  const values = (form: ConnectForm) => (refused?.form === form ? refused.values : {});
+  const preview = p.preview;
+  const values = (form: ConnectForm) =>
+    refused?.form === form ? refused.values : preview?.form === form ? preview.values : {};
   const error = (form: ConnectForm) =>
     refused?.form === form
       ? html`<div class="notice error" role="alert"><p>${refused.error}</p></div>`
       : "";
+  const estimate = (form: ConnectForm) =>
+    preview?.form === form ? previewPanel(form, preview.estimate) : "";
   const shopify = values("shopify");
   const woo = values("woocommerce");
   return html`<section class="panel" aria-labelledby="connect-shopify-title">
@@ -107,8 +121,9 @@ function connectForms(p: StoresProps): SafeHtml {
     ${field({ name: "client_secret", label: "Client secret", type: "password", value: shopify.clientSecret ?? "", autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again. Velvet gets and renews the app's access token itself." })}
     ${field({ name: "token", label: "Or: Admin API access token", type: "password", value: shopify.token ?? "", autocomplete: "off", help: "Only for an app made in the Shopify admin before 2026 (shpat_…); leave the client id and secret empty." })}
     ${backfillField(shopify, "shopify")}
-    <button type="submit">Connect Shopify</button>
+    <div class="actions"><button type="submit">Connect Shopify</button> <button type="submit" name="preview" value="1" class="secondary">Preview cost</button></div>
   </fieldset></form>
+  ${estimate("shopify")}
 </section>
 <section class="panel" aria-labelledby="connect-woo-title">
   <div class="panel-head"><h2 id="connect-woo-title">Connect a WooCommerce store</h2></div>
@@ -119,8 +134,9 @@ function connectForms(p: StoresProps): SafeHtml {
     ${field({ name: "key", label: "Consumer key", value: woo.key ?? "", placeholder: "ck_…", required: true, autocomplete: "off" })}
     ${field({ name: "secret", label: "Consumer secret", type: "password", value: woo.secret ?? "", required: true, autocomplete: "off" })}
     ${backfillField(woo, "woocommerce")}
-    <button type="submit">Connect WooCommerce</button>
+    <div class="actions"><button type="submit">Connect WooCommerce</button> <button type="submit" name="preview" value="1" class="secondary">Preview cost</button></div>
   </fieldset></form>
+  ${estimate("woocommerce")}
 </section>`;
 }
 
