@@ -2,7 +2,8 @@
  * Summarises V8 CPU profiles (`--cpu-prof`, e.g. BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=…")
  * as the performance docs report them: shares of the samples in which the process was not idle,
  * each sample counted for the package whose code was running, Node's internals (and native code)
- * for the nearest caller that belongs to a package; then the functions with the most self time.
+ * for the nearest caller that belongs to a package (Velvet's SQLite driver apart: its self time is
+ * SQLite's own work); then the functions with the most self time.
  *
  *   node --import tsx bench/profile-summary.ts <file.cpuprofile | dir> [--top N] [--window a,b]
  *
@@ -30,6 +31,7 @@ interface Profile {
 }
 
 const IDLE = new Set(["(idle)", "(program)"]);
+const SQLITE_CALLERS = /\/db\/(sqlite-driver|prepared-query)\.[jt]s$/;
 
 /** The package a script belongs to, or null for Node's internals and native code. */
 function packageOf(url: string): string | null {
@@ -93,7 +95,10 @@ export function summarise(profile: Profile, window: [number, number] | null, top
       continue;
     }
     busy++;
-    const pkg = ownerOf(node.id);
+    let pkg = ownerOf(node.id);
+    // Velvet's SQLite driver spends its own time calling into better-sqlite3 (native calls show
+    // as the self time of the function that makes them): SQLite's work, counted apart.
+    if (pkg === "velvet" && SQLITE_CALLERS.test(node.callFrame.url)) pkg = "velvet: SQLite calls";
     packages.set(pkg, (packages.get(pkg) ?? 0) + 1);
     const f = node.callFrame;
     const where = f.url === "" ? "(native)" : f.url.replace(/^.*\/(node_modules|dist|src)\//, "");

@@ -17,6 +17,9 @@
  *   index edges; one COMMIT per turn writes each shared page to the WAL once instead of per
  *   request, the largest single cost of order intake. Keep constraints immediate: a deferred
  *   one is checked at the group's COMMIT and would fail the whole group.
+ * - synchronous transaction (`transactSync`): a member of the group whose body runs its
+ *   statements on the writer at once, without Kysely in between; the order path's (orders/
+ *   submit-order-sqlite.ts). Same savepoint, same COMMIT, same failure paths.
  * - Transactions begin with BEGIN IMMEDIATE: a deferred BEGIN that later upgrades to a write
  *   lock fails with SQLITE_BUSY, without waiting, when another process (such as a separate
  *   `velvet worker`) wrote in between.
