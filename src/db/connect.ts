@@ -40,7 +40,19 @@ export interface Db {
    */
   indexed: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * SQLite: the driver's synchronous side (sqlite-driver.ts `transactSync`, `reader`), for
+   * order intake's statements prepared once and run without Kysely's per-query machinery
+   * (prepared-query.ts `runSync`). Null on PostgreSQL.
+   */
+  sqlite: SqliteDirect | null;
   close(): Promise<void>;
+}
+
+export interface SqliteDirect {
+  /** Compiles the prepared queries' SQL (SQLite's dialect); never runs anything itself. */
+  kysely: Kysely<Database>;
+  driver: GroupCommitSqliteDriver;
 }
 
 /** Connections of `indexed` on PostgreSQL: one per statement the order intake has in flight. */
@@ -93,17 +105,20 @@ function openSqlite(
     options.backgroundCheckpoints !== undefined && reader !== null
       ? startBackgroundCheckpoints(writer, file, options.backgroundCheckpoints)
       : null;
-  const kysely = new Kysely<Database>({
-    dialect: new VelvetSqliteDialect(writer, reader, busyTimeoutMs),
-  });
+  const dialect = new VelvetSqliteDialect(writer, reader, busyTimeoutMs);
+  const kysely = new Kysely<Database>({ dialect });
   const close = async () => {
     await checkpoints?.stop();
     await kysely.destroy();
   };
-  return { kysely, indexed: kysely, dialect: "sqlite", close };
+  const sqlite = { kysely, driver: dialect.driver as GroupCommitSqliteDriver };
+  return { kysely, indexed: kysely, dialect: "sqlite", sqlite, close };
 }
 
 class VelvetSqliteDialect extends SqliteDialect {
+  /** The one driver Kysely made (in its constructor). */
+  driver: GroupCommitSqliteDriver | undefined;
+
   constructor(
     readonly writer: SQLite.Database,
     readonly reader: SQLite.Database | null,
@@ -113,7 +128,8 @@ class VelvetSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new GroupCommitSqliteDriver(this.writer, this.reader, this.busyTimeoutMs);
+    this.driver = new GroupCommitSqliteDriver(this.writer, this.reader, this.busyTimeoutMs);
+    return this.driver;
   }
 
   override createAdapter(): DialectAdapter {
@@ -152,7 +168,7 @@ function openPostgres(url: string, poolMax: number): Db {
   const close = async () => {
     await Promise.all([kysely.destroy(), indexed.destroy()]);
   };
-  return { kysely, indexed, dialect: "postgres", close };
+  return { kysely, indexed, dialect: "postgres", sqlite: null, close };
 }
 
 function pgPool(url: string, max: number, options?: string): pg.Pool {

@@ -15,9 +15,10 @@ import {
   PostgresAdapter,
   type Transaction,
 } from "kysely";
-import type { Dialect } from "./connect.js";
+import type { Dialect, SqliteDirect } from "./connect.js";
 import { nameStatement } from "./named-statements.js";
 import type { Database } from "./schema.js";
+import type { StatementCache } from "./sqlite-driver.js";
 
 /** What a prepared query runs on: the database or a transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -32,6 +33,13 @@ interface Compiled {
 export interface PreparedQuery<V, R> {
   execute(db: Executor, values: V): Promise<R[]>;
   executeTakeFirst(db: Executor, values: V): Promise<R | undefined>;
+  /**
+   * SQLite, at once on one of the driver's connections (inside `transactSync` for the writer,
+   * or the reader for a read of committed data): the rows a reading statement returns.
+   */
+  allSync(sqlite: SqliteDirect, connection: StatementCache, values: V): R[];
+  /** The same for a writing statement: the number of rows it changed. */
+  runSync(sqlite: SqliteDirect, connection: StatementCache, values: V): number;
 }
 
 /** Which engine a Kysely instance or transaction talks to. */
@@ -75,8 +83,32 @@ export function preparedQuery<V extends object, R>(
     return result.rows;
   };
 
+  /** SQLite's SQL text and its parameters for these values. */
+  const bind = (sqlite: SqliteDirect, values: V): [string, unknown[]] => {
+    let entry = compiled.get("sqlite");
+    if (entry === undefined) {
+      entry = compile(sqlite.kysely);
+      compiled.set("sqlite", entry);
+    }
+    const { query, slots } = entry;
+    const parameters = new Array<unknown>(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] as number;
+      parameters[i] = slot === -1 ? query.parameters[i] : values[names[slot] as keyof V];
+    }
+    return [query.sql, parameters];
+  };
+
   return {
     execute,
     executeTakeFirst: async (db, values) => (await execute(db, values))[0],
+    allSync: (sqlite, connection, values) => {
+      const [text, parameters] = bind(sqlite, values);
+      return connection.get(text).all(parameters) as R[];
+    },
+    runSync: (sqlite, connection, values) => {
+      const [text, parameters] = bind(sqlite, values);
+      return connection.get(text).run(parameters).changes;
+    },
   };
 }

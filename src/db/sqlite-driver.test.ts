@@ -234,4 +234,56 @@ describe("SQLite driver", () => {
       await impatient.close();
     }
   });
+
+  it("runs synchronous transactions in the group: each all-or-nothing, answered after the COMMIT", async () => {
+    const driver = db.sqlite?.driver;
+    if (driver === undefined) throw new Error("expected the SQLite driver");
+    const put = (id: number, label: string) =>
+      driver.transactSync((writer) => {
+        writer.get("insert into items (id, label) values (?, ?)").run([id, `item ${id}`]);
+        writer.get("insert into items (id, label) values (?, ?)").run([100 + id, label]);
+        return committedLabels().includes(`item ${id}`);
+      });
+    const seenAtCommit: boolean[] = [];
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, async (_, i) => {
+        // The fifth fails on its second write; beside them, a Kysely transaction of the group.
+        const pending = i === 3 ? k.transaction().execute((trx) => insert(trx, 50)) : null;
+        const visibleInsideBody = await put(i, i === 4 ? "bad" : `item ${100 + i}`);
+        await pending;
+        seenAtCommit.push(committedLabels().includes(`item ${i}`));
+        return visibleInsideBody;
+      }),
+    );
+    expect(results.map((r) => r.status)).toEqual(
+      Array.from({ length: 10 }, (_, i) => (i === 4 ? "rejected" : "fulfilled")),
+    );
+    // Not committed while the body ran; committed once its promise resolved.
+    expect(results.filter((r) => r.status === "fulfilled").map((r) => r.value)).not.toContain(true);
+    expect(seenAtCommit.every(Boolean)).toBe(true);
+    const labels = committedLabels();
+    expect(labels).toContain("item 50");
+    expect(labels).not.toContain("item 4");
+    expect(labels).toHaveLength(19);
+  });
+
+  it("fails a synchronous transaction whose group COMMIT fails, with the rest of the group", async () => {
+    const driver = db.sqlite?.driver;
+    if (driver === undefined) throw new Error("expected the SQLite driver");
+    await sql`create table parents (id integer primary key)`.execute(k);
+    await sql`create table children (id integer primary key, parent integer references parents (id) deferrable initially deferred)`.execute(
+      k,
+    );
+    const results = await Promise.allSettled([
+      driver.transactSync((writer) =>
+        writer.get("insert into items (id, label) values (1, 'a')").run(),
+      ),
+      // A deferred foreign key fails only at the group's COMMIT.
+      driver.transactSync((writer) =>
+        writer.get("insert into children (id, parent) values (1, 99)").run(),
+      ),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(committedLabels()).toEqual([]);
+  });
 });

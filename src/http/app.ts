@@ -30,6 +30,7 @@ import { registerOrderRoutes } from "../features/orders/order-route.js";
 import { createKeyRateLimiter } from "../features/rate-limits/key-rate-limiter.js";
 import { AppError } from "../lib/app-error.js";
 import { allTasks } from "../tasks.js";
+import { createAccessLogWriter } from "./access-log.js";
 import { appErrorAnswer, errorBody } from "./errors.js";
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.js";
 
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     done();
   });
 
+  const accessLog = createAccessLogWriter(deps.log);
   app.addHook("onResponse", (request, reply, done) => {
     // A 404 has no route pattern: one label for all of them, whatever the path.
     const route = request.routeOptions.url ?? "unmatched";
@@ -107,7 +109,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     };
     // Probes every few seconds would drown the access log: they are logged at debug only.
     if (HEALTH_PATHS.has(details.path)) request.log.debug(details, "request");
-    else request.log.info(details, "request");
+    else accessLog(request.id, details);
     deps.metrics.httpRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });

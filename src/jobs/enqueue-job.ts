@@ -12,8 +12,10 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import type { z } from "zod";
+import type { SqliteDirect } from "../db/connect.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
+import type { StatementCache } from "../db/sqlite-driver.js";
 import { newId } from "../lib/ids.js";
 import type { TaskType } from "./task.js";
 
@@ -50,7 +52,21 @@ export async function enqueueJob(
   spec: JobSpec,
   now: number,
 ): Promise<void> {
-  await upsertJob.execute(db, {
+  await upsertJob.execute(db, jobValues(spec, now));
+}
+
+/** The same on SQLite inside `transactSync` (db/sqlite-driver.ts), at once on the writer. */
+export function enqueueJobSync(
+  sqlite: SqliteDirect,
+  writer: StatementCache,
+  spec: JobSpec,
+  now: number,
+): void {
+  upsertJob.runSync(sqlite, writer, jobValues(spec, now));
+}
+
+function jobValues(spec: JobSpec, now: number): JobValues {
+  return {
     id: newId(now),
     task: spec.task,
     payload: JSON.stringify(spec.payload),
@@ -60,7 +76,7 @@ export async function enqueueJob(
     request_id: spec.requestId ?? null,
     priority: spec.priority ?? 0,
     now,
-  });
+  };
 }
 
 interface JobValues {

@@ -6,7 +6,8 @@
  * cached: every request's key is read from the database after the request arrived, so a revoked
  * key is refused on the next request on every node, as before.
  *
- * SQLite reads on a local connection with no round trip, so it keeps the single lookup.
+ * SQLite reads on a local connection with no round trip, so it keeps the single lookup, made at
+ * once on the driver's query-only connection.
  */
 import type { Db } from "../../db/connect.js";
 import { type Executor, preparedQuery } from "../../db/prepared-query.js";
@@ -61,5 +62,11 @@ const lookups = batcherPerOwner((db: Db) => ({
 /** The live (unrevoked) key with this hash, its store and its account's limit; undefined if none. */
 export function findLiveKeyByHash(db: Db, keyHash: string): Promise<LiveKeyRow | undefined> {
   if (db.dialect === "postgres") return lookups(db).submit(keyHash);
+  // SQLite: at once on the query-only connection (committed data, as any read outside a
+  // transaction), without Kysely's per-query machinery; in memory, through the writer's queue.
+  const reader = db.sqlite?.driver.reader;
+  if (db.sqlite && reader) {
+    return Promise.resolve(findLiveKey.allSync(db.sqlite, reader, { key_hash: keyHash })[0]);
+  }
   return findLiveKey.executeTakeFirst(db.kysely, { key_hash: keyHash });
 }

@@ -3,7 +3,7 @@
  * those 32 (as GitHub's tokens do). The checksum lets a typo or a made-up key be refused without a database query.
  * Only the SHA-256 of the whole key is stored, with its last 4 characters for display.
  */
-import { createHash, randomInt } from "node:crypto";
+import crypto, { createHash, randomInt } from "node:crypto";
 
 export const KEY_PREFIX = "sk_live_";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -53,7 +53,11 @@ export function isWellFormedApiKey(key: string): boolean {
   return checksum(body.slice(0, RANDOM_LENGTH)) === body.slice(RANDOM_LENGTH);
 }
 
+/** Node's one-shot hash (20.12 and later) where there is one: a third of a Hash object's CPU. */
+const oneShot = typeof crypto.hash === "function" ? crypto.hash : null;
+
 export function hashApiKey(key: string): string {
+  if (oneShot !== null) return oneShot("sha256", key, "hex");
   return createHash("sha256").update(key).digest("hex");
 }
 

@@ -2,7 +2,7 @@ import type { Transaction } from "kysely";
 import { z } from "zod";
 import type { Database } from "../../db/schema.js";
 import { JOB_PRIORITIES, type JobPriority } from "../../jobs/claim-jobs.js";
-import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
+import { enqueueJob, type JobSpec } from "../../jobs/enqueue-job.js";
 import { taskType } from "../../jobs/task.js";
 
 export const EnrichCustomerPayload = z.object({
@@ -32,11 +32,16 @@ export function enrichmentJob(
   maxAttempts: number,
   options: EnrichmentOptions = LIVE_ENRICHMENT,
   requestId: string | null = null,
-) {
-  // `alerts` is written only when off, so live payloads stay as they always were.
-  const payload = options.alerts ? { customerId } : { customerId, alerts: false };
+): JobSpec & { payload: z.input<typeof EnrichCustomerPayload> } {
+  // `alerts` is written only when off, so live payloads stay as they always were. Typed by the
+  // task's schema; not parsed again at run time (jobOf does), since every new customer on the
+  // order path makes one and the payload is only ever this id.
+  const payload: z.input<typeof EnrichCustomerPayload> = options.alerts
+    ? { customerId }
+    : { customerId, alerts: false };
   return {
-    ...jobOf(ENRICH_CUSTOMER, payload),
+    task: ENRICH_CUSTOMER_TASK,
+    payload,
     jobKey: enrichmentJobKey(customerId),
     maxAttempts,
     priority: JOB_PRIORITIES[options.priority],

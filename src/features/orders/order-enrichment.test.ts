@@ -92,6 +92,21 @@ for (const engine of ENGINES) {
       expect(await chargesOf(id)).toHaveLength(1);
     });
 
+    it("moves a pending customer's queued backfill enrichment to the live queue on a live order", async () => {
+      const email = uniqueEmail();
+      const id = await newCustomer(email);
+      await db()
+        .updateTable("jobs")
+        .set({ priority: 1, payload: JSON.stringify({ customerId: id, alerts: false }) })
+        .where("job_key", "=", `enrich-customer:${id}`)
+        .execute();
+      const again = await submitJson(app, account.apiKey, validBody({ email }));
+      expect(again.body).toEqual({ success: true, customerId: id, enrichmentStatus: "queued" });
+      const [job] = await jobOf(id);
+      expect(job).toMatchObject({ priority: 0, payload: JSON.stringify({ customerId: id }) });
+      expect(await chargesOf(id)).toHaveLength(1);
+    });
+
     it("answers existing for an enriched customer, with no new charge or job", async () => {
       const email = uniqueEmail();
       const id = await newCustomer(email);

@@ -4,7 +4,7 @@
  * each query anew cost more CPU than running it.
  */
 import { sql } from "kysely";
-import { preparedQuery } from "../../db/prepared-query.js";
+import { type Executor, preparedQuery } from "../../db/prepared-query.js";
 import type { CustomersTable, OrdersTable, UsageChargesTable } from "../../db/schema.js";
 import { ENRICH_CUSTOMER_TASK } from "../enrichment/enqueue-enrichment.js";
 
@@ -19,44 +19,53 @@ type CustomerValues = Omit<
   now: number;
 };
 
-export const insertCustomer = preparedQuery(
-  [
-    "id",
-    "store_id",
-    "email",
-    "email_normalized",
-    "first_name",
-    "last_name",
-    "phone",
-    "address_city",
-    "address_state",
-    "address_zipcode",
-    "address_country",
-    "created_at",
-    "now",
-  ],
-  (db, v: CustomerValues) =>
-    db
-      .insertInto("customers")
-      .values({
-        id: v.id,
-        store_id: v.store_id,
-        email: v.email,
-        email_normalized: v.email_normalized,
-        first_name: v.first_name,
-        last_name: v.last_name,
-        phone: v.phone,
-        address_city: v.address_city,
-        address_state: v.address_state,
-        address_zipcode: v.address_zipcode,
-        address_country: v.address_country,
-        enrichment_status: "pending",
-        created_at: v.created_at,
-        updated_at: v.now,
-      })
-      .onConflict((oc) => oc.columns(["store_id", "email_normalized"]).doNothing())
-      .returning("id"),
+const CUSTOMER_VALUES = [
+  "id",
+  "store_id",
+  "email",
+  "email_normalized",
+  "first_name",
+  "last_name",
+  "phone",
+  "address_city",
+  "address_state",
+  "address_zipcode",
+  "address_country",
+  "created_at",
+  "now",
+] as const;
+
+function customerInsert(db: Executor, v: CustomerValues) {
+  return db
+    .insertInto("customers")
+    .values({
+      id: v.id,
+      store_id: v.store_id,
+      email: v.email,
+      email_normalized: v.email_normalized,
+      first_name: v.first_name,
+      last_name: v.last_name,
+      phone: v.phone,
+      address_city: v.address_city,
+      address_state: v.address_state,
+      address_zipcode: v.address_zipcode,
+      address_country: v.address_country,
+      enrichment_status: "pending",
+      created_at: v.created_at,
+      updated_at: v.now,
+    })
+    .onConflict((oc) => oc.columns(["store_id", "email_normalized"]).doNothing());
+}
+
+export const insertCustomer = preparedQuery(CUSTOMER_VALUES, (db, v: CustomerValues) =>
+  customerInsert(db, v).returning("id"),
 );
+
+/**
+ * The same without RETURNING, for SQLite's synchronous path (submit-order-sqlite.ts): the id is
+ * the one given, and the rows changed (0 or 1) say whether it was inserted.
+ */
+export const insertCustomerIfNew = preparedQuery(CUSTOMER_VALUES, customerInsert);
 
 /**
  * The customer, and while their enrichment is pending its job's priority (a live order moves a
@@ -105,13 +114,19 @@ export const insertOrder = preparedQuery(ORDER_VALUES, (db, v: OrderValues) =>
   db.insertInto("orders").values(v),
 );
 
-export const insertOrderOnce = preparedQuery(ORDER_VALUES, (db, v: OrderValues) =>
-  db
+function orderInsertOnce(db: Executor, v: OrderValues) {
+  return db
     .insertInto("orders")
     .values(v)
-    .onConflict((oc) => oc.columns(["store_id", "external_order_id"]).doNothing())
-    .returning("id"),
+    .onConflict((oc) => oc.columns(["store_id", "external_order_id"]).doNothing());
+}
+
+export const insertOrderOnce = preparedQuery(ORDER_VALUES, (db, v: OrderValues) =>
+  orderInsertOnce(db, v).returning("id"),
 );
+
+/** The same without RETURNING (SQLite's synchronous path: 0 rows changed is a stored order id). */
+export const insertOrderIfNew = preparedQuery(ORDER_VALUES, orderInsertOnce);
 
 export const findOrder = preparedQuery(
   ["store_id", "external_order_id"],

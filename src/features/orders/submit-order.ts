@@ -11,7 +11,9 @@
  * On PostgreSQL a submission is written by one statement first, with the other submissions that
  * arrive while the database is busy (submission-batches.ts: one round trip instead of five to
  * seven each, for new and returning customers alike, by the same rules); what that statement
- * cannot settle with certainty (a race with another writer) comes here to the transaction.
+ * cannot settle with certainty (a race with another writer) comes here to the transaction. On
+ * SQLite a live submission runs the same statements synchronously (submit-order-sqlite.ts), and
+ * comes here only for what that leaves (a customer whose enrichment failed).
  * Every uniqueness guard is a database constraint used through INSERT … ON CONFLICT DO NOTHING,
  * so racing requests on any number of processes converge on one row. Any error rolls the whole
  * transaction back, which is what makes a 500 safe to retry.
@@ -42,6 +44,7 @@ import {
 } from "./order-queries.js";
 import type { OrderSubmission } from "./order-request.js";
 import { submitBatched } from "./submission-batches.js";
+import { submitOnSqlite } from "./submit-order-sqlite.js";
 import {
   type EnrichmentStatusAnswer,
   enrichmentOptions,
@@ -60,6 +63,12 @@ export async function submitOrder(
     if (batched !== null) {
       if (batched.enrichmentStatus !== "existing") deps.jobs.notify();
       return batched;
+    }
+  } else if (deps.db.sqlite !== null && !options.sample && options.orderedAt === undefined) {
+    const direct = await submitOnSqlite(deps.db.sqlite, deps, store, submission, options);
+    if (direct !== null) {
+      if (direct.enrichmentStatus !== "existing") deps.jobs.notify();
+      return direct;
     }
   }
   const result = await deps.db.kysely

@@ -1,0 +1,160 @@
+/**
+ * Summarises V8 CPU profiles (`--cpu-prof`, e.g. BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=…")
+ * as the performance docs report them: shares of the samples in which the process was not idle,
+ * each sample counted for the package whose code was running, Node's internals (and native code)
+ * for the nearest caller that belongs to a package (Velvet's SQLite driver apart: its self time is
+ * SQLite's own work); then the functions with the most self time.
+ *
+ *   node --import tsx bench/profile-summary.ts <file.cpuprofile | dir> [--top N] [--window a,b]
+ *
+ * `--window a,b` keeps only the samples between a and b seconds after the profile began (a
+ * server's profile spans every run of a phase: pick the one to read).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+}
+
+const IDLE = new Set(["(idle)", "(program)"]);
+const SQLITE_CALLERS = /\/db\/(sqlite-driver|prepared-query)\.[jt]s$/;
+
+/** The package a script belongs to, or null for Node's internals and native code. */
+function packageOf(url: string): string | null {
+  if (url === "") return null;
+  if (url.startsWith("node:")) return null;
+  const nm = url.lastIndexOf("/node_modules/");
+  if (nm !== -1) {
+    const rest = url.slice(nm + "/node_modules/".length).split("/");
+    const name = rest[0]?.startsWith("@") ? `${rest[0]}/${rest[1]}` : (rest[0] ?? "?");
+    return name;
+  }
+  if (url.includes("/dist/") || url.includes("/src/")) return "velvet";
+  return "other script";
+}
+
+export function summarise(profile: Profile, window: [number, number] | null, top: number) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const owner = new Map<number, string>();
+  const ownerOf = (id: number): string => {
+    const known = owner.get(id);
+    if (known !== undefined) return known;
+    const node = byId.get(id) as ProfileNode;
+    const name = node.callFrame.functionName;
+    let result: string;
+    if (name === "(garbage collector)") result = "(garbage collection)";
+    else {
+      const pkg = packageOf(node.callFrame.url);
+      if (pkg !== null) result = pkg;
+      else {
+        const up = parent.get(id);
+        result = up === undefined ? "node (no caller)" : ownerOf(up);
+        if (result === "(root)") result = "node (no caller)";
+      }
+    }
+    if (name === "(root)") result = "(root)";
+    owner.set(id, result);
+    return result;
+  };
+
+  const packages = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let busy = 0;
+  let idle = 0;
+  const perSecond: { busy: number; all: number }[] = [];
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    const at = (t - profile.startTime) / 1e6;
+    const index = Math.floor(at);
+    const second = perSecond[index] ?? { busy: 0, all: 0 };
+    perSecond[index] = second;
+    second.all++;
+    if (!IDLE.has((byId.get(profile.samples[i] as number) as ProfileNode).callFrame.functionName))
+      second.busy++;
+    if (window !== null && (at < window[0] || at > window[1])) continue;
+    const node = byId.get(profile.samples[i] as number) as ProfileNode;
+    if (IDLE.has(node.callFrame.functionName)) {
+      idle++;
+      continue;
+    }
+    busy++;
+    let pkg = ownerOf(node.id);
+    // Velvet's SQLite driver spends its own time calling into better-sqlite3 (native calls show
+    // as the self time of the function that makes them): SQLite's work, counted apart.
+    if (pkg === "velvet" && SQLITE_CALLERS.test(node.callFrame.url)) pkg = "velvet: SQLite calls";
+    packages.set(pkg, (packages.get(pkg) ?? 0) + 1);
+    const f = node.callFrame;
+    const where = f.url === "" ? "(native)" : f.url.replace(/^.*\/(node_modules|dist|src)\//, "");
+    const key = `${f.functionName || "(anonymous)"} ${where}:${f.lineNumber + 1}`;
+    functions.set(key, (functions.get(key) ?? 0) + 1);
+  }
+  const pct = (n: number) => `${((100 * n) / Math.max(busy, 1)).toFixed(1)} %`;
+  const timeline = [...perSecond]
+    .map((s) => (s === undefined || s.all === 0 ? "-" : String(Math.round((100 * s.busy) / s.all))))
+    .join(" ");
+  const lines = [
+    `busy % per second since the profile began: ${timeline}`,
+    `busy samples ${busy}, idle ${idle}${window === null ? "" : ` (window ${window.join("–")} s)`}`,
+    "",
+  ];
+  lines.push("| Package | Share of busy samples |", "|---|---:|");
+  for (const [name, n] of [...packages].sort((a, b) => b[1] - a[1])) {
+    lines.push(`| ${name} | ${pct(n)} |`);
+  }
+  lines.push("", `Top ${top} functions by self time:`, "");
+  for (const [name, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`${pct(n).padStart(8)}  ${name}`);
+  }
+  return lines.join("\n");
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  let top = 30;
+  let window: [number, number] | null = null;
+  const paths: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--top") top = Number(args[++i]);
+    else if (a === "--window") {
+      const [from, to] = (args[++i] ?? "").split(",").map(Number);
+      window = [from ?? 0, to ?? Number.POSITIVE_INFINITY];
+    } else paths.push(a);
+  }
+  const files = paths.flatMap((p) =>
+    statSync(p).isDirectory()
+      ? readdirSync(p)
+          .filter((f) => f.endsWith(".cpuprofile"))
+          .map((f) => join(p, f))
+      : [p],
+  );
+  if (files.length === 0) {
+    console.error("usage: profile-summary.ts <file.cpuprofile | dir> [--top N] [--window a,b]");
+    process.exit(2);
+  }
+  for (const file of files) {
+    const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+    console.log(`## ${file}\n`);
+    console.log(summarise(profile, window, top));
+    console.log("");
+  }
+}
+
+main();
