@@ -5,6 +5,7 @@
  * checks them the same way and shows what the backfill would read and cost, saving nothing.
  */
 import { type Command, InvalidArgumentError } from "commander";
+import type { AppDeps } from "../../app-deps.js";
 import { connectStore, DEFAULT_BACKFILL_DAYS } from "../../features/store-sync/connect-store.js";
 import type { Credentials } from "../../features/store-sync/credentials.js";
 import { estimateLines } from "../../features/store-sync/describe-estimate.js";
@@ -14,7 +15,7 @@ import {
   type ConnectionChange,
   changeConnection,
 } from "../../features/store-sync/manage-connection.js";
-import { createPlatformHttp } from "../../features/store-sync/platform-http.js";
+import { createPlatformHttp, type PlatformHttp } from "../../features/store-sync/platform-http.js";
 import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
 import { CliError, printDryRun, printResult } from "../output.js";
@@ -36,27 +37,34 @@ interface ConnectOptions {
   json?: boolean;
 }
 
-async function connectAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
-  if (opts.dryRun) return estimateAndPrint(shop, credentials, opts);
-  const connected = await withDeps(
+/** Runs `work` with the process's dependencies and a platform client closed afterwards. */
+function withPlatformHttp<T>(work: (deps: AppDeps, http: PlatformHttp) => Promise<T>): Promise<T> {
+  return withDeps(
     async (deps) => {
       const http = createPlatformHttp({
         allowPrivate: deps.config.alerts.allowPrivateWebhooks,
         timeoutMs: deps.config.enrichment.timeoutMs,
       });
       try {
-        return await connectStore(deps, http, {
-          accountId: opts.account,
-          shop,
-          credentials,
-          backfillDays: opts.backfillDays,
-          actor: commandActor(),
-        });
+        return await work(deps, http);
       } finally {
         await http.close();
       }
     },
     { providers: false },
+  );
+}
+
+async function connectAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
+  if (opts.dryRun) return estimateAndPrint(shop, credentials, opts);
+  const connected = await withPlatformHttp((deps, http) =>
+    connectStore(deps, http, {
+      accountId: opts.account,
+      shop,
+      credentials,
+      backfillDays: opts.backfillDays,
+      actor: commandActor(),
+    }),
   );
   printResult(Boolean(opts.json), connected, () =>
     [
@@ -75,24 +83,13 @@ async function connectAndPrint(shop: string, credentials: Credentials, opts: Con
 
 /** `--dry-run`: the credentials checked, the backfill counted and priced; nothing written. */
 async function estimateAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
-  const estimate = await withDeps(
-    async (deps) => {
-      const http = createPlatformHttp({
-        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
-        timeoutMs: deps.config.enrichment.timeoutMs,
-      });
-      try {
-        return await estimateBackfill(deps, http, {
-          accountId: opts.account,
-          shop,
-          credentials,
-          backfillDays: opts.backfillDays,
-        });
-      } finally {
-        await http.close();
-      }
-    },
-    { providers: false },
+  const estimate = await withPlatformHttp((deps, http) =>
+    estimateBackfill(deps, http, {
+      accountId: opts.account,
+      shop,
+      credentials,
+      backfillDays: opts.backfillDays,
+    }),
   );
   printResult(Boolean(opts.json), { dryRun: true, ...estimate }, () =>
     [

@@ -16,7 +16,7 @@
  * A Dev Dashboard app connects with its client id and secret: the verifying call gets the first
  * token by the client-credentials grant, and that token is saved (sealed) with the secret.
  *
- * The checks before the save (checkConnectInput, verifyConnection) are also the dry run's
+ * The checks before the save (checkAndVerify) are also the dry run's
  * (estimate-backfill.ts), so a dry run refuses exactly what connecting refuses.
  */
 
@@ -72,16 +72,7 @@ export async function connectStore(
   input: ConnectStoreInput,
 ): Promise<ConnectedStore> {
   const key = requireKey(deps.config.storeSync.tokenKey);
-  const { account, platform, shop, asked } = await checkConnectInput(deps, input);
-  const now = deps.clock.now();
-  const checked = await verifyConnection(
-    deps,
-    http,
-    { platform, shop },
-    input.credentials,
-    now,
-    asked,
-  );
+  const { account, platform, shop, asked, now, checked } = await checkAndVerify(deps, http, input);
   const { backfillDays, cursor } = checked;
 
   const existing = await findConnection(deps, account.storeId, platform, shop);
@@ -176,6 +167,19 @@ export async function checkConnectInput(
     throw new AppError("not_found", `No account ${input.accountId}`);
   }
   return { account, platform, shop, asked };
+}
+
+/** Both checks, as a connection and its dry run make them: the input, then one real call. */
+export async function checkAndVerify(
+  deps: StoreSyncDeps,
+  http: PlatformHttp,
+  input: Omit<ConnectStoreInput, "actor">,
+) {
+  const { account, platform, shop, asked } = await checkConnectInput(deps, input);
+  const now = deps.clock.now();
+  const connection = { platform, shop };
+  const checked = await verifyConnection(deps, http, connection, input.credentials, now, asked);
+  return { account, platform, shop, asked, now, checked };
 }
 
 /** The store's existing connection to this shop, if any (a connection then reconnects it). */

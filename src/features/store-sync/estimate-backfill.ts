@@ -23,9 +23,8 @@ import { normalizeEmail } from "../orders/email-address.js";
 import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import {
   type ConnectStoreInput,
-  checkConnectInput,
+  checkAndVerify,
   findConnection,
-  verifyConnection,
   withPlatformErrors,
 } from "./connect-store.js";
 import type { Credentials } from "./credentials.js";
@@ -68,16 +67,7 @@ export async function estimateBackfill(
   http: PlatformHttp,
   input: Omit<ConnectStoreInput, "actor">,
 ): Promise<BackfillEstimate> {
-  const { account, platform, shop, asked } = await checkConnectInput(deps, input);
-  const now = deps.clock.now();
-  const checked = await verifyConnection(
-    deps,
-    http,
-    { platform, shop },
-    input.credentials,
-    now,
-    asked,
-  );
+  const { account, platform, shop, asked, checked } = await checkAndVerify(deps, http, input);
   const store: StoreRef = { accountId: account.accountId, storeId: account.storeId };
   const reconnect = (await findConnection(deps, store.storeId, platform, shop)) !== undefined;
   const base = { platform, shop, reconnect };
