@@ -1,8 +1,11 @@
 import type { Command } from "commander";
+import type { VerdictValue } from "../../db/schema.js";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { type AlertView, listAlerts } from "../../features/alerts/list-alerts.js";
+import { verdictsOf } from "../../features/verdicts/list-verdicts.js";
 import { getPrecision } from "../../features/verdicts/precision.js";
 import { precisionLine, suggestionLine } from "../../features/verdicts/precision-text.js";
+import { VERDICT_LABELS } from "../../features/verdicts/verdict-links.js";
 import { CliError, printResult } from "../output.js";
 import { parseId, parseLimit } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -20,7 +23,17 @@ export function registerAlerts(program: Command): void {
       const answer = await withDeps(async (deps) => {
         const account = await getAccount(deps.db.kysely, opts.account);
         if (!account) throw new CliError(`No account ${opts.account}`);
-        const list = await listAlerts(deps.db.kysely, opts.account, { limit: opts.limit });
+        const listed = await listAlerts(deps.db.kysely, opts.account, { limit: opts.limit });
+        // Each alert with the team's verdict on its customer (the latest; null: none given).
+        const verdicts = await verdictsOf(
+          deps.db.kysely,
+          opts.account,
+          listed.map((a) => a.customerId),
+        );
+        const list = listed.map((a) => ({
+          ...a,
+          verdict: verdicts.get(a.customerId)?.verdict ?? null,
+        }));
         // Only what the database says: this command's own environment (SMTP_URL or not) is not
         // the server's. An e-mail alert no server could send yet is listed as `waiting`.
         return {
@@ -71,8 +84,9 @@ function registerPrecision(alerts: Command): void {
     });
 }
 
-function describe(a: AlertView): string {
-  const head = `${a.createdAt}  ${a.channel.padEnd(5)}  ${a.status.padEnd(9)}  ${a.customerEmail}  score ${a.score}/${a.threshold}  → ${a.target}${a.status === "waiting" && a.lastError ? `\n    ${a.lastError}` : ""}`;
+function describe(a: AlertView & { verdict: VerdictValue | null }): string {
+  const verdict = a.verdict === null ? "" : `  verdict: ${VERDICT_LABELS[a.verdict]}`;
+  const head = `${a.createdAt}  ${a.channel.padEnd(5)}  ${a.status.padEnd(9)}  ${a.customerEmail}  score ${a.score}/${a.threshold}  → ${a.target}${verdict}${a.status === "waiting" && a.lastError ? `\n    ${a.lastError}` : ""}`;
   const tries = a.attempts.map(
     (t) =>
       `    ${t.at}  ${t.outcome}${t.statusCode === null ? "" : ` ${t.statusCode}`}  ${t.durationMs} ms${t.error ? `  ${t.error}` : ""}`,

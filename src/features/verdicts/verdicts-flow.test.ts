@@ -447,6 +447,15 @@ for (const engine of ENGINES) {
       expect(shown.verdict).toMatchObject({ verdict: "right", source: "cli", givenBy: null });
       const shownText = await velvet("customer", "show", "--account", accountId, "--email", email);
       expect(shownText.stdout).toContain("Verdict: Right (cli,");
+      // `alerts list` names it beside each of the customer's alerts.
+      const listed = onlyJson(await velvet("alerts", "list", "--account", accountId, "--json"));
+      const theirs = (
+        listed.alerts as Array<{ customerId: string; verdict: string | null }>
+      ).filter((a) => a.customerId === customerId);
+      expect(theirs.length).toBeGreaterThan(0);
+      expect(theirs.every((a) => a.verdict === "right")).toBe(true);
+      const listedText = await velvet("alerts", "list", "--account", accountId);
+      expect(listedText.stdout).toContain("verdict: Right");
       const bad = await velvet(
         "customer",
         "verdict",
