@@ -1,6 +1,7 @@
 /**
- * Resolves an API key to its store and its account's rate limit, on every request: no cache, so
- * a revocation (or a new limit) applies on the very next request on every node. A malformed key
+ * Resolves an API key to its store and its account's rate limit, on every request: nothing kept
+ * past the event-loop turn that read it (find-live-keys.ts), so a revocation (or a new limit)
+ * applies from the next request on, on every node. A malformed key
  * never reaches the database. Looking a key up writes nothing: `recordKeyUse` is called once the
  * request is admitted (after the rate limit), so a refused request writes nothing at all.
  */

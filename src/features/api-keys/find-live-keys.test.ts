@@ -1,9 +1,10 @@
 /**
  * Key lookups in bursts: on PostgreSQL the lookups that arrive together go to the database as
  * one statement (find-live-keys.ts). Each request must still get its own key's answer, a revoked
- * or unknown key none, and a revocation must hold from the next request on.
+ * or unknown key none, and a revocation must hold from the next request on. On SQLite the
+ * lookups of one event-loop turn share one read, and the next turn reads again.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ENGINES } from "../../../test/support/databases.js";
 import { storeRows, submitJson, UNAUTHORIZED, validBody } from "../../../test/support/orders.js";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
@@ -58,5 +59,29 @@ for (const engine of ENGINES) {
       expect((await storeRows(app.deps.db, b.storeId)).customers).toBe(15);
       expect((await storeRows(app.deps.db, gone.storeId)).customers).toBe(0);
     });
+
+    // SQLite only: PostgreSQL batches the lookups that arrive together instead (first test).
+    if (engine.name === "sqlite")
+      it("SQLite: the lookups of one turn share one read; the next turn reads again, so a revocation holds", async () => {
+        const a = await app.createAccount();
+        const reader = app.deps.db.sqlite?.driver.reader;
+        if (!reader) throw new Error("a file database has a query-only connection");
+        const hash = hashApiKey(a.apiKey);
+        const reads = vi.spyOn(reader, "get");
+        try {
+          const rows = await Promise.all(
+            Array.from({ length: 10 }, () => findLiveKeyByHash(app.deps.db, hash)),
+          );
+          expect(rows.map((r) => r?.id)).toEqual(Array(10).fill(a.keyId));
+          expect(reads).toHaveBeenCalledTimes(1);
+
+          await revokeApiKey(app.deps.db.kysely, a.keyId, Date.now());
+          await new Promise((resolve) => setImmediate(resolve));
+          expect(await findLiveKeyByHash(app.deps.db, hash)).toBeUndefined();
+          expect(reads).toHaveBeenCalledTimes(2);
+        } finally {
+          reads.mockRestore();
+        }
+      });
   });
 }

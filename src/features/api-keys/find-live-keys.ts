@@ -6,11 +6,16 @@
  * cached: every request's key is read from the database after the request arrived, so a revoked
  * key is refused on the next request on every node, as before.
  *
- * SQLite reads on a local connection with no round trip, so it keeps the single lookup, made at
- * once on the driver's query-only connection.
+ * SQLite reads on a local connection with no round trip: a lookup is made at once on the driver's
+ * query-only connection, and the lookups of one event-loop turn share their answers. Under load a
+ * turn reads dozens of requests, nearly all with the same key, and the three-table read cost more
+ * than the rest of authentication. The answers are dropped when the turn ends, so a revocation
+ * (or a new limit) holds from the next turn on, on every process: only a request read in the
+ * same turn as the revocation's commit, that is at the same moment, can still pass.
  */
 import type { Db } from "../../db/connect.js";
 import { type Executor, preparedQuery } from "../../db/prepared-query.js";
+import type { StatementCache } from "../../db/sqlite-driver.js";
 import { batcherPerOwner } from "../../lib/micro-batcher.js";
 
 /**
@@ -66,7 +71,24 @@ export function findLiveKeyByHash(db: Db, keyHash: string): Promise<LiveKeyRow |
   // transaction), without Kysely's per-query machinery; in memory, through the writer's queue.
   const reader = db.sqlite?.driver.reader;
   if (db.sqlite && reader) {
-    return Promise.resolve(findLiveKey.allSync(db.sqlite, reader, { key_hash: keyHash })[0]);
+    const answers = answersThisTurn(reader);
+    if (answers.has(keyHash)) return Promise.resolve(answers.get(keyHash));
+    const row = findLiveKey.allSync(db.sqlite, reader, { key_hash: keyHash })[0];
+    answers.set(keyHash, row);
+    return Promise.resolve(row);
   }
   return findLiveKey.executeTakeFirst(db.kysely, { key_hash: keyHash });
+}
+
+/** SQLite: this turn's answers per connection, found or not, forgotten when the turn ends. */
+const turnAnswers = new WeakMap<StatementCache, Map<string, LiveKeyRow | undefined>>();
+
+function answersThisTurn(reader: StatementCache): Map<string, LiveKeyRow | undefined> {
+  let answers = turnAnswers.get(reader);
+  if (answers === undefined) {
+    answers = new Map();
+    turnAnswers.set(reader, answers);
+    setImmediate(() => turnAnswers.delete(reader));
+  }
+  return answers;
 }
