@@ -41,7 +41,7 @@ export interface Db {
   indexed: Kysely<Database>;
   dialect: Dialect;
   /**
-   * SQLite: the driver's synchronous side (sqlite-driver.ts `transactSync`, `reader`), for
+   * SQLite: the driver's synchronous side (its `reader`; transact-sync.ts for the writer), for
    * order intake's statements prepared once and run without Kysely's per-query machinery
    * (prepared-query.ts `runSync`). Null on PostgreSQL.
    */
