@@ -58,7 +58,7 @@ export interface SqliteDirect {
 /** Connections of `indexed` on PostgreSQL: one per statement the order intake has in flight. */
 export const INDEXED_POOL_MAX = 3;
 /** Uses of an `indexed` connection between two re-plannings (one extra round trip each). */
-const INDEXED_REPLAN_EVERY = 200;
+export const INDEXED_REPLAN_EVERY = 200;
 
 export interface OpenOptions {
   /**
