@@ -12,8 +12,7 @@ import { retentionTasks } from "./features/privacy/retention/retention-tasks.js"
 import { createStoreSyncTask } from "./features/store-sync/sync-task.js";
 import type { TaskDefinition } from "./jobs/task.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
-export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<any>[] {
+export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<unknown, AppDeps>[] {
   return [
     createEnrichCustomerTask(),
     resumeDeferredLookupsTask(),

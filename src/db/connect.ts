@@ -41,7 +41,7 @@ export interface Db {
   indexed: Kysely<Database>;
   dialect: Dialect;
   /**
-   * SQLite: the driver's synchronous side (sqlite-driver.ts `transactSync`, `reader`), for
+   * SQLite: the driver's synchronous side (its `reader`; transact-sync.ts for the writer), for
    * order intake's statements prepared once and run without Kysely's per-query machinery
    * (prepared-query.ts `runSync`). Null on PostgreSQL.
    */
@@ -58,7 +58,7 @@ export interface SqliteDirect {
 /** Connections of `indexed` on PostgreSQL: one per statement the order intake has in flight. */
 export const INDEXED_POOL_MAX = 3;
 /** Uses of an `indexed` connection between two re-plannings (one extra round trip each). */
-const INDEXED_REPLAN_EVERY = 200;
+export const INDEXED_REPLAN_EVERY = 200;
 
 export interface OpenOptions {
   /**

@@ -11,6 +11,7 @@ import { sqliteEngine, type TestDatabase } from "../../test/support/databases.js
 import { holdWriteLock } from "../../test/support/hold-sqlite-lock.js";
 import { type Db, openDatabase } from "./connect.js";
 import { DatabaseBusyError } from "./errors.js";
+import { transactSync } from "./transact-sync.js";
 
 interface TestSchema {
   items: { id: number; label: string };
@@ -239,7 +240,7 @@ describe("SQLite driver", () => {
     const driver = db.sqlite?.driver;
     if (driver === undefined) throw new Error("expected the SQLite driver");
     const put = (id: number, label: string) =>
-      driver.transactSync((writer) => {
+      transactSync(driver, (writer) => {
         writer.get("insert into items (id, label) values (?, ?)").run([id, `item ${id}`]);
         writer.get("insert into items (id, label) values (?, ?)").run([100 + id, label]);
         return committedLabels().includes(`item ${id}`);
@@ -275,11 +276,11 @@ describe("SQLite driver", () => {
       k,
     );
     const results = await Promise.allSettled([
-      driver.transactSync((writer) =>
+      transactSync(driver, (writer) =>
         writer.get("insert into items (id, label) values (1, 'a')").run(),
       ),
       // A deferred foreign key fails only at the group's COMMIT.
-      driver.transactSync((writer) =>
+      transactSync(driver, (writer) =>
         writer.get("insert into children (id, parent) values (1, 99)").run(),
       ),
     ]);

@@ -17,9 +17,9 @@
  *   index edges; one COMMIT per turn writes each shared page to the WAL once instead of per
  *   request, the largest single cost of order intake. Keep constraints immediate: a deferred
  *   one is checked at the group's COMMIT and would fail the whole group.
- * - synchronous transaction (`transactSync`): a member of the group whose body runs its
- *   statements on the writer at once, without Kysely in between; the order path's (orders/
- *   submit-order-sqlite.ts). Same savepoint, same COMMIT, same failure paths.
+ * - synchronous transaction: a member of the group whose body runs its statements on the
+ *   writer at once, without Kysely in between (transact-sync.ts, through SyncTransactionDriver);
+ *   same savepoint, same COMMIT, same failure paths.
  * - Transactions begin with BEGIN IMMEDIATE: a deferred BEGIN that later upgrades to a write
  *   lock fails with SQLITE_BUSY, without waiting, when another process (such as a separate
  *   `velvet worker`) wrote in between.
@@ -99,7 +99,23 @@ interface Member {
   reject(error: unknown): void;
 }
 
-export class GroupCommitSqliteDriver implements Driver {
+/**
+ * What a synchronous transaction (transact-sync.ts) needs of the driver besides Kysely's
+ * Driver methods: the writer's statements for its body; a connection at once, so that its BEGIN
+ * queues for the writer in the caller's turn (an await first would let later callers ahead);
+ * and its body's error noted, as a statement's is, in case SQLite rolled the group back.
+ */
+export interface SyncTransactionDriver
+  extends Pick<
+    Driver,
+    "beginTransaction" | "commitTransaction" | "rollbackTransaction" | "releaseConnection"
+  > {
+  readonly writer: StatementCache;
+  connectionNow(): DatabaseConnection;
+  noteWriteError(error: unknown): void;
+}
+
+export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
   readonly writer: StatementCache;
   readonly #reader: StatementCache | null;
   readonly #waiting: Array<() => void> = [];
@@ -134,7 +150,15 @@ export class GroupCommitSqliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    return this.connectionNow();
+  }
+
+  connectionNow(): DatabaseConnection {
     return this.#free.pop() ?? new ConnectionHandle(this);
+  }
+
+  noteWriteError(error: unknown): void {
+    this.#lastWriteError = error;
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -198,33 +222,6 @@ export class GroupCommitSqliteDriver implements Driver {
       if (!this.writer.db.inTransaction) this.#flush();
       else this.#endGroupIfEmpty();
       this.#unlockWriter(handle);
-    }
-  }
-
-  /**
-   * A transaction whose body runs synchronously on the writer (better-sqlite3 statements, no
-   * await in between): a member of the turn's group like any Kysely transaction, in its own
-   * savepoint and answered after the group's COMMIT, without Kysely's per-query machinery (for
-   * order intake, a third of the CPU its statements cost). A body that throws is rolled back to
-   * its savepoint alone, and the promise rejects with what it threw.
-   */
-  async transactSync<T>(body: (writer: StatementCache) => T): Promise<T> {
-    const handle = this.#free.pop() ?? new ConnectionHandle(this);
-    try {
-      await this.beginTransaction(handle);
-      let result: T;
-      try {
-        result = body(this.writer);
-      } catch (error) {
-        this.#lastWriteError = error;
-        await this.rollbackTransaction(handle);
-        throw error;
-      }
-      await this.commitTransaction(handle);
-      return result;
-    } finally {
-      // A failed BEGIN or release: rolls back what is left and frees the writer, as for Kysely.
-      await this.releaseConnection(handle);
     }
   }
 

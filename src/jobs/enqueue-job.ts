@@ -55,7 +55,7 @@ export async function enqueueJob(
   await upsertJob.execute(db, jobValues(spec, now));
 }
 
-/** The same on SQLite inside `transactSync` (db/sqlite-driver.ts), at once on the writer. */
+/** The same on SQLite inside `transactSync` (db/transact-sync.ts), at once on the writer. */
 export function enqueueJobSync(
   sqlite: SqliteDirect,
   writer: StatementCache,

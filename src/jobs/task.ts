@@ -113,6 +113,13 @@ export function taskType<S extends z.ZodType>(task: string, payload: S): TaskTyp
   return { task, payload };
 }
 
+/**
+ * How a worker runs one task. A list of tasks with different payloads is a
+ * `TaskDefinition<unknown, D>[]`: each definition fits it (its methods take the payload as a
+ * parameter, which TypeScript checks both ways), and the worker hands its methods only a payload
+ * that definition's own `payload` schema has parsed. Keep the methods in method syntax: as
+ * function-typed properties they would no longer fit such a list.
+ */
 export interface TaskDefinition<P = unknown, D extends WorkerDeps = WorkerDeps> {
   task: string;
   /** Payloads are validated when a job is run; a malformed payload fails the job permanently. */

@@ -79,8 +79,7 @@ export function newWorkerId(): string {
 
 export function createWorker<D extends WorkerDeps>(
   deps: D,
-  // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
-  tasks: TaskDefinition<any, D>[],
+  tasks: TaskDefinition<unknown, D>[],
   options: WorkerOptions = {},
 ): Worker {
   const settings = deps.config.worker;
@@ -93,7 +92,7 @@ export function createWorker<D extends WorkerDeps>(
   const log = deps.log.child({ workerId: id });
   const runner: JobRunner<D> = {
     deps,
-    tasks: new Map(tasks.map((t) => [t.task, t as TaskDefinition<unknown, D>])),
+    tasks: new Map(tasks.map((t) => [t.task, t])),
     leaseMs,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
     random: options.random ?? Math.random,

@@ -19,6 +19,7 @@ import { createAlertDelivery } from "./alert-deps.js";
 import type { AlertJobPayload } from "./alert-job.js";
 import { alertTasks } from "./alert-tasks.js";
 import type { ChatMessage } from "./build-chat-message.js";
+import { deliverChatAlert } from "./deliver-chat-alert.js";
 import { DELIVER_CHAT_ALERT_TASK, enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 
 const SCALE = 25;
@@ -44,9 +45,10 @@ for (const engine of ENGINES) {
       deps = testDeps.deps;
       for (let i = 0; i < VIPS; i++)
         vips.push(await seedVip(deps, { webhookUrl: chat.webhookUrl }));
-      const tasks = alertTasks(delivery).map((task) =>
-        task.task === DELIVER_CHAT_ALERT_TASK ? recordingAttempts(task) : task,
-      );
+      const tasks = [
+        recordingAttempts(deliverChatAlert(delivery)),
+        ...alertTasks(delivery).filter((task) => task.task !== DELIVER_CHAT_ALERT_TASK),
+      ];
       worker = createWorker(deps, tasks, { concurrency: 16, pollIntervalMs: 20 });
       worker.start();
     }, 120_000);

@@ -8,10 +8,7 @@ import { deliverEmailAlert } from "./deliver-email-alert.js";
 import { notifyBudget } from "./notify-budget.js";
 import { notifyChannelOutage } from "./notify-channel-outage.js";
 
-export function alertTasks(
-  delivery: AlertDelivery,
-  // biome-ignore lint/suspicious/noExplicitAny: each task validates its own payload type.
-): TaskDefinition<any, Deps & MetricsDeps>[] {
+export function alertTasks(delivery: AlertDelivery): TaskDefinition<unknown, Deps & MetricsDeps>[] {
   return [
     deliverChatAlert(delivery),
     deliverEmailAlert(delivery),

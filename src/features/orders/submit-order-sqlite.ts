@@ -1,9 +1,9 @@
 /**
  * SQLite: a live submission written by one synchronous transaction body on the writer
- * (db/sqlite-driver.ts `transactSync`): the statements of submit-order.ts, prepared once and run
- * at once by better-sqlite3, in the same savepoint of the turn's shared transaction and answered
- * after its COMMIT, with none of Kysely's per-query promises, connection handling and copies in
- * between (docs/performance.md, Order intake). The rules are submit-order.ts's:
+ * (db/transact-sync.ts): the statements of submit-order.ts, prepared once and run at once by
+ * better-sqlite3, in the same savepoint of the turn's shared transaction and answered after its
+ * COMMIT, with none of Kysely's per-query promises, connection handling and copies in between
+ * (docs/performance.md, Order intake). The rules are submit-order.ts's:
  *   a new customer gets its enrichment job and its one charge;
  *   a known customer: enriched → existing; pending → queued (a queued backfill job joins the
  *   live queue for a live order);
@@ -16,6 +16,7 @@
 import type { SqliteDirect } from "../../db/connect.js";
 import type { StatementCache } from "../../db/sqlite-driver.js";
 import type { StoreRef } from "../../db/store-ref.js";
+import { transactSync } from "../../db/transact-sync.js";
 import type { Deps } from "../../deps.js";
 import { JOB_PRIORITIES } from "../../jobs/claim-jobs.js";
 import { enqueueJobSync } from "../../jobs/enqueue-job.js";
@@ -52,7 +53,7 @@ export async function submitOnSqlite(
   options: SubmitOrderOptions,
 ): Promise<SubmitOrderOutcome | null> {
   try {
-    return await sqlite.driver.transactSync((writer) =>
+    return await transactSync(sqlite.driver, (writer) =>
       write(sqlite, writer, deps, store, submission, options),
     );
   } catch (error) {
