@@ -6,7 +6,7 @@
  */
 import SQLite from "better-sqlite3";
 import { type Kysely, sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sqliteEngine, type TestDatabase } from "../../test/support/databases.js";
 import { holdWriteLock } from "../../test/support/hold-sqlite-lock.js";
 import { type Db, openDatabase } from "./connect.js";
@@ -266,6 +266,33 @@ describe("SQLite driver", () => {
     expect(labels).toContain("item 50");
     expect(labels).not.toContain("item 4");
     expect(labels).toHaveLength(19);
+  });
+
+  it("runs the synchronous bodies of one turn together at its end, in order, then one COMMIT", async () => {
+    const driver = db.sqlite?.driver;
+    if (driver === undefined) throw new Error("expected the SQLite driver");
+    const log: string[] = [];
+    const statements = vi.spyOn(driver.writer, "get");
+    try {
+      setImmediate(() => log.push("an earlier callback of the turn's end"));
+      const answers = Array.from({ length: 5 }, (_, i) =>
+        transactSync(driver, (writer) => {
+          log.push(`body ${i}`);
+          writer.get("insert into items (id, label) values (?, ?)").run([i, `item ${i}`]);
+          return i;
+        }).then((i) => log.push(`answer ${i}`)),
+      );
+      await Promise.all(answers);
+      expect(log).toEqual([
+        "an earlier callback of the turn's end",
+        ...Array.from({ length: 5 }, (_, i) => `body ${i}`),
+        ...Array.from({ length: 5 }, (_, i) => `answer ${i}`),
+      ]);
+      expect(statements.mock.calls.filter(([text]) => text === "commit")).toHaveLength(1);
+      expect(committedLabels()).toHaveLength(5);
+    } finally {
+      statements.mockRestore();
+    }
   });
 
   it("fails a synchronous transaction whose group COMMIT fails, with the rest of the group", async () => {

@@ -103,7 +103,8 @@ interface Member {
  * What a synchronous transaction (transact-sync.ts) needs of the driver besides Kysely's
  * Driver methods: the writer's statements for its body; a connection at once, so that its BEGIN
  * queues for the writer in the caller's turn (an await first would let later callers ahead);
- * and its body's error noted, as a statement's is, in case SQLite rolled the group back.
+ * its body's error noted, as a statement's is, in case SQLite rolled the group back; and the
+ * group committed at once when the turn's last synchronous transaction has joined it.
  */
 export interface SyncTransactionDriver
   extends Pick<
@@ -113,6 +114,7 @@ export interface SyncTransactionDriver
   readonly writer: StatementCache;
   connectionNow(): DatabaseConnection;
   noteWriteError(error: unknown): void;
+  commitGroupNow(): void;
 }
 
 export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
@@ -159,6 +161,12 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
 
   noteWriteError(error: unknown): void {
     this.#lastWriteError = error;
+  }
+
+  /** Commits the group now, or as soon as the transaction holding the writer has ended. */
+  commitGroupNow(): void {
+    if (this.#writerHeld) this.#flushWhenFree = true;
+    else this.#flush();
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
