@@ -1,6 +1,7 @@
 /**
  * Settings → Integrations → Stores in a real browser (Chromium): a merchant connects a Shopify
- * shop through the form (after previewing its cost), the worker's sync breaks on a revoked token, and the page shows it;
+ * shop through the form (after a refusal and a preview of its cost, each of which keeps the shop
+ * and asks for the token again), the worker's sync breaks on a revoked token, and the page shows it;
  * the page passes axe's WCAG A/AA rules with a connection listed and with a refused form.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,17 +66,26 @@ describe.skipIf(!chromiumAvailable)("the Stores page in a browser", () => {
       .toContain("Shopify did not accept the connection");
     expect(await axeViolations(page)).toEqual([]);
 
-    // Preview cost: the estimate under the form, the form kept, nothing connected yet.
+    // The shop domain is kept; the token was not sent back, and its field has the focus.
+    expect(await page.getByLabel("Shop domain").inputValue()).toBe(shopify.shop);
+    expect(await page.getByLabel("Admin API access token").inputValue()).toBe("");
+    expect(await page.locator("#f-token:focus").count()).toBe(1);
+    expect(await page.content()).not.toContain("shpat_wrong");
+
+    // Preview cost: the estimate under the form, the shop kept, the token asked for again.
     await page.getByLabel("Admin API access token").fill(shopify.token);
     await page.getByRole("button", { name: "Preview cost" }).first().click();
     await expect
       .poll(() => page.locator("#cost-preview-shopify").textContent())
       .toContain("Before connecting: nothing was saved.");
     expect(await page.locator("#cost-preview-shopify").textContent()).toContain("1 order.");
-    expect(await page.getByLabel("Admin API access token").inputValue()).toBe(shopify.token);
+    expect(await page.getByLabel("Shop domain").inputValue()).toBe(shopify.shop);
+    expect(await page.getByLabel("Admin API access token").inputValue()).toBe("");
+    expect(await page.content()).not.toContain(shopify.token);
     expect(await page.content()).toContain("No store is connected yet.");
     expect(await axeViolations(page)).toEqual([]);
 
+    await page.getByLabel("Admin API access token").fill(shopify.token);
     await page.getByRole("button", { name: "Connect Shopify" }).click();
     await page.waitForURL(/notice=connected/);
     const row = page.getByRole("row", { name: new RegExp(shopify.shop.replace(/[.:/]/g, "\\$&")) });

@@ -94,7 +94,7 @@ for (const engine of ENGINES) {
     });
 
     const db = () => app.deps.db.kysely;
-    const count = async (table: "usage_charges" | "alerts" | "customers") =>
+    const count = async (table: "usage_charges" | "alerts" | "customers" | "forgotten_orders") =>
       Number(
         (
           await db()
@@ -157,6 +157,9 @@ for (const engine of ENGINES) {
       expect(await count("customers")).toBe(1);
       expect(await countSampleCustomers(app.deps, account.accountId)).toBe(0);
       expect(await count("usage_charges")).toBe(1);
+      // Sample orders are no store's: erasing them remembers none (which would only stop the
+      // same sample from being added again).
+      expect(await count("forgotten_orders")).toBe(0);
       // Only the real customer was ever handed to the destination, and nobody hears of the
       // sample people going.
       const handed = await db()
@@ -175,6 +178,9 @@ for (const engine of ENGINES) {
       expect(trail.events.map((e) => e.action)).toEqual(
         expect.arrayContaining(["sample_data.added", "sample_data.removed"]),
       );
+      // Nothing of it was remembered: the same sample can be added again.
+      const again = await addSampleData(app.deps, { accountId: account.accountId, actor });
+      expect(again.customers).toBe(SAMPLE_CUSTOMERS);
     });
   });
 }

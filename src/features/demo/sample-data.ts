@@ -3,7 +3,9 @@
  * (order-import), so it goes through order intake, enrichment and scoring like a real history.
  * It is marked as sample (customers.sample), charged nothing, raises no VIP alert (imported
  * with alerts off), and is removed in one go, every sample customer erased as `velvet customer
- * forget` erases one. Both are in the account's audit trail.
+ * forget` erases one but for two steps erase-customer-rows.ts skips for sample people: no one is
+ * told, and no order id is remembered (so the same sample can be added again). Both are in the
+ * account's audit trail.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,7 +83,7 @@ export async function countSampleCustomers(
 
 /** Erases every sample customer of the account (50 per transaction); real ones are untouched. */
 export async function removeSampleData(
-  deps: Pick<Deps, "db" | "clock"> & PrivacyDeps,
+  deps: Pick<Deps, "db" | "clock" | "config"> & PrivacyDeps,
   input: { accountId: string; actor: AuditActor },
 ): Promise<{ customers: number; orders: number }> {
   const db = deps.db.kysely;
@@ -98,7 +100,7 @@ export async function removeSampleData(
     if (ids.length === 0) break;
     await db.transaction().execute(async (trx) => {
       for (const { id } of ids) {
-        const erased = await eraseCustomerRows(trx, deps.privacy, id, deps.clock.now());
+        const erased = await eraseCustomerRows(trx, deps, id, deps.clock.now());
         removed.customers += 1;
         removed.orders += erased.orders ?? 0;
       }

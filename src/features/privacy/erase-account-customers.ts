@@ -15,7 +15,7 @@ import { scrubDatabaseFiles } from "./scrub-database-files.js";
 const CUSTOMERS_PER_BATCH = 50;
 
 export async function eraseAccountCustomers(
-  deps: Pick<Deps, "db" | "clock"> & PrivacyDeps,
+  deps: Pick<Deps, "db" | "clock" | "config"> & PrivacyDeps,
   accountId: string,
   options: { signal?: AbortSignal; budgetMs?: number } = {},
 ): Promise<{ erased: number; more: boolean }> {
@@ -32,9 +32,7 @@ export async function eraseAccountCustomers(
           .execute()
       ).map((c) => c.id);
       for (const id of ids) {
-        await db
-          .transaction()
-          .execute((trx) => eraseCustomerRows(trx, deps.privacy, id, deps.clock.now()));
+        await db.transaction().execute((trx) => eraseCustomerRows(trx, deps, id, deps.clock.now()));
         await nextTurn();
       }
       return ids.length;

@@ -1,9 +1,18 @@
 /**
- * Deletes everything that holds one customer's personal data, inside the caller's transaction:
- * first "customer forgotten" is raised (its handlers, such as destinations, enqueue the erasure
- * of the copies they handed outside), then the pending jobs every holder names, then each
- * holder's rows (privacy-registry.ts: orders, enrichment, provider answers, alerts, deliveries;
- * billing unlinks its charge), then the customer.
+ * Deletes everything that holds one customer's personal data, inside the caller's transaction.
+ * Every erasure goes through here (`velvet customer forget` and the dashboard's erase, customer
+ * retention, closing an account, removing sample data, and the preview that rolls it back):
+ * 1. their orders' ids are remembered (remember-erased-orders.ts), so a store sync or a file
+ *    import that meets one of those orders again does not bring the person back;
+ * 2. "customer forgotten" is raised (its handlers, such as destinations, enqueue the erasure
+ *    of the copies they handed outside);
+ * 3. the pending jobs every holder names go, then each holder's rows (privacy-registry.ts:
+ *    orders, enrichment, provider answers, alerts, deliveries; billing unlinks its charge), then
+ *    the customer.
+ *
+ * A sample customer (features/demo) skips the first two steps: the sample was never handed to
+ * anyone, and its orders are no store's (their ids carry the sample prefix), so remembering them
+ * would only stop the same sample from being added again.
  *
  * A job already running for this customer finds its lease gone and its writes refused by the
  * foreign keys (its customer no longer exists), so nothing of the person is written back.
@@ -11,18 +20,21 @@
 import type { Transaction } from "kysely";
 import { rowsTouched } from "../../db/personal-data.js";
 import type { Database } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
 import { raise } from "../../jobs/event-handlers.js";
-import type { PrivacyRegistry } from "./privacy-registry.js";
+import type { PrivacyDeps } from "./privacy-registry.js";
+import { rememberErasedOrders } from "./remember-erased-orders.js";
 
 /** What went, by name (`jobs` and each holder's counts): shown and recorded in the audit trail. */
 export type ErasedCounts = Record<string, number>;
 
 export async function eraseCustomerRows(
   trx: Transaction<Database>,
-  registry: PrivacyRegistry,
+  deps: Pick<Deps, "config"> & PrivacyDeps,
   customerId: string,
   now: number,
 ): Promise<ErasedCounts> {
+  const registry = deps.privacy;
   const customer = await trx
     .selectFrom("customers")
     .innerJoin("stores", "stores.id", "customers.store_id")
@@ -30,8 +42,8 @@ export async function eraseCustomerRows(
     .where("customers.id", "=", customerId)
     .executeTakeFirst();
   if (customer === undefined) return { jobs: 0 };
-  // Sample data (features/demo) was never handed to anyone: nobody is told it is gone.
-  if (customer.sample !== 1)
+  if (customer.sample !== 1) {
+    await rememberErasedOrders(trx, deps.config, customerId, now);
     await raise(
       registry.forgotten,
       trx,
@@ -43,6 +55,7 @@ export async function eraseCustomerRows(
       },
       now,
     );
+  }
   const jobKeys: string[] = [];
   for (const holder of registry.holders)
     jobKeys.push(...((await holder.jobKeys?.(trx, customerId)) ?? []));

@@ -4,8 +4,9 @@
  * Null when the account has no such customer (another account's customer included).
  *
  * A later order with the same e-mail makes a new customer: new id, new enrichment, new charge.
- * The erased customer's order ids are kept as keyed hashes (remember-erased-orders.ts), so that
- * a store sync or a file import that meets one of those orders again does not take it.
+ * The erased customer's order ids are kept as keyed hashes (erase-customer-rows.ts does it for
+ * every erasure), so that a store sync or a file import that meets one of those orders again
+ * does not take it.
  */
 import type { Deps } from "../../deps.js";
 import type { AuditActor } from "../audit/audit-actor.js";
@@ -14,7 +15,6 @@ import type { CustomerLookup } from "../customers/get-customer-report.js";
 import { type ErasedCounts, eraseCustomerRows } from "./erase-customer-rows.js";
 import { findAccountCustomerId } from "./find-account-customer.js";
 import type { PrivacyDeps } from "./privacy-registry.js";
-import { rememberErasedOrders } from "./remember-erased-orders.js";
 import { scrubDatabaseFiles } from "./scrub-database-files.js";
 
 export interface ErasedCustomer {
@@ -31,8 +31,7 @@ export async function eraseCustomer(
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const customerId = await findAccountCustomerId(trx, input.accountId, input.lookup);
     if (customerId === null) return null;
-    await rememberErasedOrders(trx, deps.config, customerId, deps.clock.now());
-    const erased = await eraseCustomerRows(trx, deps.privacy, customerId, deps.clock.now());
+    const erased = await eraseCustomerRows(trx, deps, customerId, deps.clock.now());
     await recordAuditEvent(
       trx,
       {

@@ -3,8 +3,9 @@
  * pass that reads their order again (the pass's overlap, or the order edited in the store), a
  * WooCommerce pass, and a re-import of the same file do not bring them back; each such order is
  * counted as skipped ("forgotten customer"). A new order from the same person later is a new
- * customer. Customers erased by retention stay erased the same way. The table holds keyed
- * hashes: neither the order id nor the e-mail.
+ * customer. Customers erased by retention stay erased the same way, and closing an account
+ * remembers every erased customer's orders too. The table holds keyed hashes: neither the order
+ * id nor the e-mail.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +27,10 @@ import { connect, runSync, STORE_SYNC_ENV } from "../../../test/support/store-sy
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { importOrders } from "../order-import/import-orders.js";
+import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import { listConnections } from "../store-sync/list-connections.js";
+import { closeAccount } from "./close-account.js";
+import { eraseAccountCustomers } from "./erase-account-customers.js";
 import { eraseCustomer } from "./erase-customer.js";
 import { eraseInactiveCustomers } from "./retention/erase-inactive-customers.js";
 
@@ -157,6 +161,39 @@ for (const engine of ENGINES) {
       expect(await customersOf(account, email)).toHaveLength(0);
       expect(await run()).toMatchObject({ newCustomers: 0, forgotten: 1 });
       expect(await customersOf(account, email)).toHaveLength(0);
+    });
+
+    it("closing an account remembers the orders of every customer it erases", async () => {
+      const account = await app.createAccount({ name: "Closing Shop" });
+      const emails = [`ida-${engine.name}@navy-systems.com`, `ken-${engine.name}@navy-systems.com`];
+      const orders = emails.map((email) => shopifyOrder(email, new Date(Date.now() - DAY)));
+      const shop = await startFakeShopify();
+      try {
+        shop.orders.push(...orders);
+        const id = await connect(app.deps, {
+          accountId: account.accountId,
+          shop: shop.shop,
+          credentials: { platform: "shopify", token: shop.token },
+        });
+        expect(await runSync(app.deps, id)).toMatchObject({ kind: "synced", newOrders: 2 });
+      } finally {
+        await shop.close();
+      }
+      expect(
+        await closeAccount(app.deps, { accountId: account.accountId, actor: cliActor("test") }),
+      ).toMatchObject({ kind: "closed", customers: 2 });
+      expect(await eraseAccountCustomers(app.deps, account.accountId)).toEqual({
+        erased: 2,
+        more: false,
+      });
+      const ids = orders.map((o) => o.legacyResourceId);
+      const remembered = await findForgottenOrders(
+        app.deps.db.kysely,
+        forgottenOrderKeys(app.deps.config.storeSync.tokenKey),
+        account.storeId,
+        ids,
+      );
+      expect([...remembered].sort()).toEqual([...ids].sort());
     });
   });
 }

@@ -14,14 +14,14 @@ import { findAccountCustomerId } from "./find-account-customer.js";
 import type { PrivacyDeps } from "./privacy-registry.js";
 
 export function previewCustomerErasure(
-  deps: Pick<Deps, "db" | "clock"> & PrivacyDeps,
+  deps: Pick<Deps, "db" | "clock" | "config"> & PrivacyDeps,
   accountId: string,
   lookup: CustomerLookup,
 ): Promise<{ customerId: string; erased: ErasedCounts } | null> {
   return rolledBack(deps.db.kysely, async (trx) => {
     const customerId = await findAccountCustomerId(trx, accountId, lookup);
     if (customerId === null) return null;
-    const erased = await eraseCustomerRows(trx, deps.privacy, customerId, deps.clock.now());
+    const erased = await eraseCustomerRows(trx, deps, customerId, deps.clock.now());
     return { customerId, erased };
   });
 }

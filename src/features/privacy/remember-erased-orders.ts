@@ -1,8 +1,8 @@
 /**
  * Before a customer's rows go, their order ids are kept as keyed hashes (orders/
  * forgotten-orders.ts), in the erasure's transaction: a store sync or a file import that meets
- * one of those orders again does not bring the person back. Used by `velvet customer forget`
- * (and the dashboard's erase) and by customer retention, which erases as forgetting does.
+ * one of those orders again does not bring the person back. A step of every erasure
+ * (erase-customer-rows.ts), never called on its own.
  */
 import type { Transaction } from "kysely";
 import type { Config } from "../../config.js";

@@ -2,7 +2,8 @@
  * Replay of the second review's finding on both engines: the store-connect form told how
  * internal names resolve ("refused to connect: vm resolves to 127.0.0.1", "getaddrinfo
  * ENOTFOUND …"). It now says only "not a public address" or "could not be reached", and the
- * particulars go to the log; a store on another port than 443 is refused before any call.
+ * particulars go to the log; a store on another port than 443 is refused before any call. None
+ * of these answers sends the consumer secret back.
  */
 import { Writable } from "node:stream";
 import { pino } from "pino";
@@ -41,7 +42,12 @@ for (const engine of ENGINES) {
         secret: "cs_0123456789abcdef",
         "woocommerce-backfill": "30",
       });
-      return { status: res.status, html: await res.text() };
+      const html = await res.text();
+      // Whatever the answer, the secret is not in it; the address and the key are kept.
+      expect(html).not.toContain("cs_0123456789abcdef");
+      expect(html).toContain('value="ck_0123456789abcdef"');
+      expect(html).toContain("Enter the consumer secret again");
+      return { status: res.status, html };
     }
 
     it("says only 'not a public address' for a name that resolves inside", async () => {

@@ -1,7 +1,8 @@
 /**
  * Settings → Integrations → Stores over HTTP, on both engines: connecting through the form
- * (credentials checked by the fake Shopify first; a refused form comes back filled in, and a
- * saved token is never shown again but for its last 4), a broken connection shown
+ * (credentials checked by the fake Shopify first; a refused form comes back with its identifiers
+ * but never its secrets, and a saved token is never shown again but for its last 4; every
+ * refusal's answer is checked for secrets in connect-form.test.ts), a broken connection shown
  * with its error, pause/resume/disconnect with audit events, CSRF and account isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,9 +52,10 @@ for (const engine of ENGINES) {
       expect(wrong.status).toBe(400);
       const wrongHtml = await wrong.text();
       expect(wrongHtml).toContain("Shopify did not accept the connection");
-      // The form is kept as it was sent: nothing to paste again.
-      expect(wrongHtml).toContain('value="shpat_wrong_token_9876"');
+      // The shop domain is kept; the token is not sent back, and the page asks for it again.
+      expect(wrongHtml).not.toContain("shpat_wrong_token_9876");
       expect(wrongHtml).toContain(`value="${shopify.shop}"`);
+      expect(wrongHtml).toContain("Enter the Admin API access token again");
       expect(wrongHtml).not.toContain('id="no-store-key"');
 
       const ok = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
@@ -136,7 +138,9 @@ for (const engine of ENGINES) {
           preview: "1",
         });
         expect(refused.status).toBe(400);
-        expect(await refused.text()).toContain("Shopify did not accept the connection");
+        const refusedHtml = await refused.text();
+        expect(refusedHtml).toContain("Shopify did not accept the connection");
+        expect(refusedHtml).not.toContain("shpat_wrong_preview");
 
         const res = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
           ...fields,
@@ -151,7 +155,11 @@ for (const engine of ENGINES) {
         expect(html).toContain("test order 1");
         expect(html).toContain("Would charge: 2 enrichments, $0.10");
         expect(html).toContain("Provider lookups: at most $0.00 (no monthly budget)");
-        expect(html).toContain(`value="${shop.token}"`); // the form, kept for Connect
+        // The shop and the days are kept for Connect; the token is entered again.
+        expect(html).toContain(`value="${shop.shop}"`);
+        expect(html).toContain('value="30"');
+        expect(html).not.toContain(shop.token);
+        expect(html).toContain("Enter the Admin API access token again and press Connect");
         expect(html).toContain("No store is connected yet.");
         expect(connectionIds(html)).toEqual([]);
         expect(await audit()).toEqual(trail);
@@ -179,7 +187,10 @@ for (const engine of ENGINES) {
           "shopify-backfill": "90",
         });
         expect(both.status).toBe(400);
-        expect(await both.text()).toContain("client id and client secret, or");
+        const bothHtml = await both.text();
+        expect(bothHtml).toContain("client id and client secret, or");
+        expect(bothHtml).toContain(`value="${shop.clientId}"`);
+        expect(bothHtml).not.toContain(shop.token);
 
         const ok = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
           shop: shop.shop,
@@ -219,10 +230,12 @@ describe("the Stores page without STORE_TOKEN_KEY, and a store that cannot be re
     expect(html.match(/<fieldset class="plain" disabled>/g)).toHaveLength(2);
     const refused = await browser.submit(STORES_PATH, `${STORES_PATH}/shopify`, {
       shop: "acme",
-      token: "shpat_something",
+      token: "shpat_something_0123456789",
     });
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain("Connecting a store needs STORE_TOKEN_KEY");
+    const refusedHtml = await refused.text();
+    expect(refusedHtml).toContain("Connecting a store needs STORE_TOKEN_KEY");
+    expect(refusedHtml).not.toContain("shpat_something_0123456789");
   });
 });
 
@@ -233,18 +246,20 @@ describe("an unreachable store, in the merchant's words", () => {
   });
   afterAll(() => app?.close());
 
-  it("says the store could not be reached without the resolver's error codes, and keeps the form", async () => {
+  it("says the store could not be reached without the resolver's error codes, and keeps the form but its secret", async () => {
     const { browser } = await signInNewAccount(app);
     const res = await browser.submit(STORES_PATH, `${STORES_PATH}/woocommerce`, {
       url: "https://no-such-store.invalid",
       key: "ck_abc",
-      secret: "cs_def",
+      secret: "cs_unreachable_0123456789",
     });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain("The WooCommerce store could not be reached to check the credentials");
     expect(html).not.toMatch(/getaddrinfo|ENOTFOUND|EAI_AGAIN/);
     expect(html).toContain('value="https://no-such-store.invalid"');
-    expect(html).toContain('value="cs_def"');
+    expect(html).toContain('value="ck_abc"');
+    expect(html).not.toContain("cs_unreachable_0123456789");
+    expect(html).toContain("Enter the consumer secret again");
   });
 });

@@ -2,7 +2,9 @@
  * Settings → Integrations → Stores: list the account's store connections; connect Shopify or
  * WooCommerce (credentials verified by the platform before they are saved), or first preview
  * what the backfill would cost (the same form's "Preview cost": the connection's dry run, nothing
- * saved, the form sent back filled in with the estimate); pause, resume, disconnect. Forms carry the CSRF token (actionOptions); every change is audited by the use case.
+ * saved, the estimate under the form); pause, resume, disconnect. A refused or previewed form
+ * comes back with its identifiers and without its secrets (connect-form.ts). Forms carry the
+ * CSRF token (actionOptions); every change is audited by the use case.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
@@ -21,7 +23,8 @@ import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
-import { type ConnectForm, STORES_PATH, type StoresProps, storesView } from "./stores-view.js";
+import { type ConnectForm, readConnectForm, withoutSecrets } from "./connect-form.js";
+import { STORES_PATH, type StoresProps, storesView } from "./stores-view.js";
 
 const NOTICES: Record<string, Notice> = {
   connected: {
@@ -79,32 +82,24 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
     app.post(`${STORES_PATH}/${form}`, actionOptions(deps), async (request, reply) => {
       const session = sessionOf(request);
       const body = request.body;
-      const days = formField(body, `${form}-backfill`);
-      // Sent back into the form on a refusal, so nothing has to be pasted again (the page is
-      // no-store, for this session only, over the same connection the merchant sent it on).
-      const field = (name: string) => formField(body, name).trim();
-      const values: Record<string, string> =
-        form === "shopify"
-          ? {
-              shop: formField(body, "shop"),
-              clientId: field("client_id"),
-              clientSecret: field("client_secret"),
-              token: field("token"),
-              backfillDays: days,
-            }
-          : {
-              url: formField(body, "url"),
-              key: formField(body, "key"),
-              secret: formField(body, "secret"),
-              backfillDays: days,
-            };
+      const sent = readConnectForm(form, body);
+      const { kept, field, retype } = sent;
       const refuse = (error: string) =>
-        render(deps, reply, session, { notice: null, refused: { form, values, error } }, 400);
+        render(
+          deps,
+          reply,
+          session,
+          {
+            notice: null,
+            refused: { form, kept, retype, error: withoutSecrets(error, sent.secrets) },
+          },
+          400,
+        );
       let credentials: Credentials;
       if (form === "shopify") {
         const app = field("client_id") !== "" || field("client_secret") !== "";
         const token = field("token");
-        if (values.shop?.trim() === "") return refuse("Fill in the shop domain.");
+        if (kept.shop?.trim() === "") return refuse("Fill in the shop domain.");
         if (app === (token !== "") || (app && (!field("client_id") || !field("client_secret"))))
           return refuse(
             "Fill in the app's client id and client secret, or (for an app made in the Shopify admin) its Admin API token.",
@@ -118,10 +113,10 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
           : { platform: "shopify", token };
       } else {
         credentials = { platform: "woocommerce", key: field("key"), secret: field("secret") };
-        if ([values.url, values.key, field("secret")].some((v) => (v ?? "").trim() === ""))
+        if ([kept.url, kept.key, field("secret")].some((v) => (v ?? "").trim() === ""))
           return refuse("Fill in every field.");
       }
-      const backfill = backfillDays(days);
+      const backfill = backfillDays(kept.backfillDays ?? "");
       if (backfill === null || backfill > 3650)
         return refuse("Past orders: a whole number of days from 0 to 3650.");
       const http = createPlatformHttp({
@@ -130,7 +125,7 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
       });
       const input = {
         accountId: session.accountId,
-        shop: (form === "shopify" ? values.shop : values.url) ?? "",
+        shop: (form === "shopify" ? kept.shop : kept.url) ?? "",
         credentials,
         backfillDays: backfill,
       };
@@ -139,7 +134,7 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
           const estimate = await estimateBackfill(deps, http, input);
           return render(deps, reply, session, {
             notice: null,
-            preview: { form, values, estimate },
+            preview: { form, kept, retype, estimate },
           });
         }
         const connected = await connectStore(deps, http, {

@@ -9,19 +9,23 @@ import { timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
+import type { ConnectForm, KeptValues, SecretField } from "./connect-form.js";
 
 export const STORES_PATH = "/settings/integrations/stores";
-
-export type ConnectForm = "shopify" | "woocommerce";
 
 export interface StoresProps {
   session: DashboardSession;
   connections: ConnectionView[];
   notice: Notice | null;
-  /** The form that was sent and refused, its values (the secrets too: nothing is retyped). */
-  refused?: { form: ConnectForm; values: Record<string, string>; error: string };
-  /** "Preview cost" was pressed: the form's values, sent back, and the connection's dry run. */
-  preview?: { form: ConnectForm; values: Record<string, string>; estimate: BackfillEstimate };
+  /** The form that was sent and refused: its identifiers, and which secrets to enter again. */
+  refused?: { form: ConnectForm; kept: KeptValues; retype: SecretField[]; error: string };
+  /** "Preview cost" was pressed: the form as refused keeps it, and the connection's dry run. */
+  preview?: {
+    form: ConnectForm;
+    kept: KeptValues;
+    retype: SecretField[];
+    estimate: BackfillEstimate;
+  };
   syncIntervalSeconds: number;
   /** False when the server has no STORE_TOKEN_KEY: connecting is refused, said before typing. */
   canConnect: boolean;
@@ -80,7 +84,7 @@ function skipList(reasons: Record<string, number>): SafeHtml | string {
   return html`<div class="muted small">${entries.map(([reason, count], i) => html`${i > 0 ? ", " : ""}${reason}: ${count}`)}</div>`;
 }
 
-function backfillField(values: Record<string, string>, form: ConnectForm): SafeHtml {
+function backfillField(values: KeptValues, form: ConnectForm): SafeHtml {
   return field({
     name: `${form}-backfill`,
     label: "Read past orders (days)",
@@ -93,24 +97,77 @@ function backfillField(values: Record<string, string>, form: ConnectForm): SafeH
 }
 
 /** What connecting would read and cost, said as `velvet store connect … --dry-run` says it. */
-function previewPanel(form: ConnectForm, estimate: BackfillEstimate): SafeHtml {
+function previewPanel(
+  form: ConnectForm,
+  estimate: BackfillEstimate,
+  retype: SecretField[],
+): SafeHtml {
   const lines = estimateLines(estimate, 'fewer days in "Read past orders"');
-  return html`<div class="notice info" role="status" id="cost-preview-${form}"><p><strong>Before connecting: nothing was saved.</strong> Press Connect to connect with these settings.</p><ul>${lines.map((line) => html`<li>${line}</li>`)}</ul></div>`;
+  const again =
+    retype.length > 0 ? html`Enter the ${secretNames(retype)} again and press` : "Press";
+  return html`<div class="notice info" role="status" id="cost-preview-${form}"><p><strong>Before connecting: nothing was saved.</strong> ${again} Connect to connect with these settings.</p><ul>${lines.map((line) => html`<li>${line}</li>`)}</ul></div>`;
+}
+
+const SECRET_NAMES: Record<SecretField, string> = {
+  client_secret: "client secret",
+  token: "Admin API access token",
+  secret: "consumer secret",
+};
+
+function secretNames(retype: SecretField[]): string {
+  return retype.map((name) => SECRET_NAMES[name]).join(" and ");
+}
+
+/** Said under a secret field the page left empty. */
+const RETYPE_HELP = "Enter it again: Velvet never sends a secret back to the page.";
+
+/**
+ * A secret's field: always empty. After a refusal or a preview, the one that was filled in says
+ * so and takes the focus, so it is typed again where it was.
+ */
+function secretField(
+  name: SecretField,
+  label: string,
+  retype: SecretField[],
+  help: string | undefined,
+  required = false,
+): SafeHtml {
+  const again = retype.includes(name);
+  return field({
+    name,
+    label,
+    type: "password",
+    value: "",
+    autocomplete: "off",
+    required,
+    help: again
+      ? help
+        ? html`<strong>${RETYPE_HELP}</strong> ${help}`
+        : html`<strong>${RETYPE_HELP}</strong>`
+      : help,
+    autofocus: again && retype[0] === name,
+  });
 }
 
 function connectForms(p: StoresProps): SafeHtml {
   const refused = p.refused;
   const preview = p.preview;
-  const values = (form: ConnectForm) =>
-    refused?.form === form ? refused.values : preview?.form === form ? preview.values : {};
+  const sent = (form: ConnectForm) =>
+    refused?.form === form ? refused : preview?.form === form ? preview : undefined;
   const error = (form: ConnectForm) =>
     refused?.form === form
-      ? html`<div class="notice error" role="alert"><p>${refused.error}</p></div>`
+      ? html`<div class="notice error" role="alert"><p>${refused.error}</p>${
+          refused.retype.length > 0
+            ? html`<p>Enter the ${secretNames(refused.retype)} again: Velvet never sends a secret back to the page.</p>`
+            : ""
+        }</div>`
       : "";
   const estimate = (form: ConnectForm) =>
-    preview?.form === form ? previewPanel(form, preview.estimate) : "";
-  const shopify = values("shopify");
-  const woo = values("woocommerce");
+    preview?.form === form ? previewPanel(form, preview.estimate, preview.retype) : "";
+  const shopify = sent("shopify")?.kept ?? {};
+  const woo = sent("woocommerce")?.kept ?? {};
+  const shopifyRetype = sent("shopify")?.retype ?? [];
+  const wooRetype = sent("woocommerce")?.retype ?? [];
   return html`<section class="panel" aria-labelledby="connect-shopify-title">
   <div class="panel-head"><h2 id="connect-shopify-title">Connect a Shopify store</h2></div>
   <p class="muted">In Shopify's Dev Dashboard: create an app; in its version, give it the <code>read_orders</code>, <code>read_customers</code> and <code>read_all_orders</code> scopes; request access to protected customer data (name, email, phone, address); install it on your shop; then copy its client id and secret from the app's Settings.</p>
@@ -118,8 +175,8 @@ function connectForms(p: StoresProps): SafeHtml {
   <form method="post" action="${STORES_PATH}/shopify">${csrfField(p.session)}<fieldset class="plain"${p.canConnect ? "" : html` disabled`}><legend class="visually-hidden">Shopify store</legend>
     ${field({ name: "shop", label: "Shop domain", value: shopify.shop ?? "", placeholder: "acme.myshopify.com", required: true, autocomplete: "off", help: "acme.myshopify.com, just acme, or the address of your Shopify admin: any of them works." })}
     ${field({ name: "client_id", label: "Client ID", value: shopify.clientId ?? "", autocomplete: "off" })}
-    ${field({ name: "client_secret", label: "Client secret", type: "password", value: shopify.clientSecret ?? "", autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again. Velvet gets and renews the app's access token itself." })}
-    ${field({ name: "token", label: "Or: Admin API access token", type: "password", value: shopify.token ?? "", autocomplete: "off", help: "Only for an app made in the Shopify admin before 2026 (shpat_…); leave the client id and secret empty." })}
+    ${secretField("client_secret", "Client secret", shopifyRetype, "Stored encrypted; only its last 4 characters are shown again. Velvet gets and renews the app's access token itself.")}
+    ${secretField("token", "Or: Admin API access token", shopifyRetype, "Only for an app made in the Shopify admin before 2026 (shpat_…); leave the client id and secret empty.")}
     ${backfillField(shopify, "shopify")}
     <div class="actions"><button type="submit">Connect Shopify</button> <button type="submit" name="preview" value="1" class="secondary">Preview cost</button></div>
   </fieldset></form>
@@ -132,7 +189,7 @@ function connectForms(p: StoresProps): SafeHtml {
   <form method="post" action="${STORES_PATH}/woocommerce">${csrfField(p.session)}<fieldset class="plain"${p.canConnect ? "" : html` disabled`}><legend class="visually-hidden">WooCommerce store</legend>
     ${field({ name: "url", label: "Store address", type: "url", value: woo.url ?? "", placeholder: "https://shop.example", required: true, autocomplete: "off" })}
     ${field({ name: "key", label: "Consumer key", value: woo.key ?? "", placeholder: "ck_…", required: true, autocomplete: "off" })}
-    ${field({ name: "secret", label: "Consumer secret", type: "password", value: woo.secret ?? "", required: true, autocomplete: "off" })}
+    ${secretField("secret", "Consumer secret", wooRetype, undefined, true)}
     ${backfillField(woo, "woocommerce")}
     <div class="actions"><button type="submit">Connect WooCommerce</button> <button type="submit" name="preview" value="1" class="secondary">Preview cost</button></div>
   </fieldset></form>

@@ -9,7 +9,6 @@ import { systemActor } from "../../audit/audit-actor.js";
 import { recordAuditEvent } from "../../audit/record-audit-event.js";
 import { eraseCustomerRows } from "../erase-customer-rows.js";
 import type { PrivacyDeps } from "../privacy-registry.js";
-import { rememberErasedOrders } from "../remember-erased-orders.js";
 import { scrubDatabaseFiles } from "../scrub-database-files.js";
 import { inBatches, nextTurn } from "./batches.js";
 
@@ -47,8 +46,7 @@ export async function eraseInactiveCustomers(
         .execute();
       for (const customer of stale) {
         await db.transaction().execute(async (trx) => {
-          await rememberErasedOrders(trx, deps.config, customer.id, deps.clock.now());
-          const erased = await eraseCustomerRows(trx, deps.privacy, customer.id, deps.clock.now());
+          const erased = await eraseCustomerRows(trx, deps, customer.id, deps.clock.now());
           const details = { ...erased, reason: `no order in ${days} days` };
           await recordAuditEvent(
             trx,
