@@ -55,7 +55,10 @@ export interface SqliteDirect {
   driver: GroupCommitSqliteDriver;
 }
 
-/** Connections of `indexed` on PostgreSQL: one per statement the order intake has in flight. */
+/**
+ * Connections of `indexed` on PostgreSQL: the order intake's batch statement, and the members of a
+ * failed batch written again alone, a few at once.
+ */
 export const INDEXED_POOL_MAX = 3;
 /** Uses of an `indexed` connection between two re-plannings (one extra round trip each). */
 export const INDEXED_REPLAN_EVERY = 200;

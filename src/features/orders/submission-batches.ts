@@ -38,15 +38,16 @@ import {
 const MAX_BATCH = 64;
 
 /**
- * Statements out at once per process. Few on purpose: a submission that finds them all out waits
- * for the next batch instead of taking a connection of its own, which is what makes batches
- * form; three keep a 2-core PostgreSQL busy while one is on its way back. Measured with 50
- * connections on the 2-core machine: 2 gave the same throughput with a worse p99, 5 gave
- * 10–15 % less (smaller batches); docs/performance.md, Order intake. The rest of
- * the pool (DATABASE_POOL_MAX, default 10) serves key lookups, the general transaction, the
- * worker and the dashboard.
+ * Statements out at once per process: one. A submission that finds it out waits for the next
+ * batch instead of taking a connection of its own, which is what makes batches form, and the
+ * bigger the batch the less PostgreSQL spends per submission (≈ 250 µs alone, ≈ 50 µs in a batch
+ * of 64). Measured with 50 connections on the 2-core machine: with three out at once PostgreSQL
+ * spent 1.6–2 × the CPU per new customer (smaller batches), the one node's throughput was no
+ * higher, and two nodes sharing one PostgreSQL fell furthest behind; docs/performance.md, Order
+ * intake. The rest of the pool (DATABASE_POOL_MAX, default 10) serves key lookups, the general
+ * transaction, the worker and the dashboard.
  */
-const STATEMENTS_IN_FLIGHT = 3;
+const STATEMENTS_IN_FLIGHT = 1;
 
 const batches = batcherPerOwner((db: Db) => ({
   maxBatch: MAX_BATCH,
