@@ -12,7 +12,8 @@
  * - `broken`: credentials refused or store gone (401/403/404), or data refused (Shopify's
  *   ACCESS_DENIED); the connection is marked broken and is not called again until someone resumes
  *   or reconnects it. A Shopify token that expired is renewed, never a reason to break.
- * - `idle`: the connection is paused, broken or gone; nothing was called.
+ * - `idle`: the connection is paused, broken or gone, or its account is closed; nothing was
+ *   called, or nothing was stored.
  */
 import type { Selectable } from "kysely";
 import type { StoreConnectionsTable } from "../../db/schema.js";
@@ -100,11 +101,21 @@ export async function syncConnection(
   }
 }
 
+/** The connection, unless it is gone or its account is closed. */
 async function loadConnection(deps: StoreSyncDeps, id: string) {
   return deps.db.kysely
     .selectFrom("store_connections")
-    .selectAll()
+    .selectAll("store_connections")
     .where("id", "=", id)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("accounts")
+          .select("accounts.id")
+          .whereRef("accounts.id", "=", "store_connections.account_id")
+          .where("accounts.closed_at", "is", null),
+      ),
+    )
     .executeTakeFirst() as Promise<Selectable<StoreConnectionsTable> | undefined>;
 }
 
