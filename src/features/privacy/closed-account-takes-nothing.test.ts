@@ -5,6 +5,7 @@
  *   included) and its job; a worker then runs every task and the shop is not called again, no
  *   customer, enrichment job, charge or lookup appears;
  * - a sync whose job a worker held and whose page was fetched before the close stores nothing;
+ * - a store whose connecting call was out when the account closed is not saved;
  * - an enrichment queued before the close asks no provider; a file import is refused.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -14,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
 import { shopifyOrder, startFakeShopify } from "../../../test/fakes/shopify-admin.js";
 import { ENGINES } from "../../../test/support/databases.js";
-import { connect, STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
+import { connect, STORE_SYNC_ENV, testPlatformHttp } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { drainQueue } from "../../../test/support/test-deps.js";
 import type { JobContext } from "../../jobs/task.js";
@@ -25,6 +26,8 @@ import { cliActor } from "../audit/audit-actor.js";
 import { createEnrichCustomerTask } from "../enrichment/enrich-customer.js";
 import { importOrders } from "../order-import/import-orders.js";
 import { ImportError } from "../order-import/read-order-file.js";
+import { connectStore } from "../store-sync/connect-store.js";
+import type { PlatformHttp } from "../store-sync/platform-http.js";
 import { createStoreSyncTask, storeSyncJobKey } from "../store-sync/sync-task.js";
 import { closeAccount } from "./close-account.js";
 
@@ -181,6 +184,41 @@ for (const engine of ENGINES) {
       expect(await received(account, closedAt)).toEqual(nothing);
       // The held job was left to its worker, which ends it on this outcome.
       expect(await syncJob(connectionId)).toBeDefined();
+    });
+
+    it("a store connected while the account closes is not saved", async () => {
+      const shop = await startFakeShopify();
+      onTestFinished(() => shop.close());
+      const account = await app.createAccount({ name: "Racing Store" });
+      // The account is closed while Shopify answers the connection's verifying call.
+      const base = testPlatformHttp();
+      onTestFinished(() => base.close());
+      let closed = false;
+      const http: PlatformHttp = {
+        call: async (url, init, signal) => {
+          const res = await base.call(url, init, signal);
+          if (!closed && (init.body ?? "").includes("VelvetOrders")) {
+            closed = true;
+            await close(account);
+          }
+          return res;
+        },
+        close: async () => {},
+      };
+      const connecting = connectStore(app.deps, http, {
+        accountId: account.accountId,
+        shop: shop.shop,
+        credentials: { platform: "shopify", token: shop.token },
+        actor: cliActor("test"),
+      });
+      await expect(connecting).rejects.toThrow(/No account/);
+      expect(closed).toBe(true);
+      const rows = await db()
+        .selectFrom("store_connections")
+        .select("id")
+        .where("account_id", "=", account.accountId)
+        .execute();
+      expect(rows).toEqual([]);
     });
 
     it("an enrichment queued before the close asks no provider; a file import is refused", async () => {
