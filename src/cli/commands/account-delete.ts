@@ -13,7 +13,7 @@ export function registerAccountDelete(account: ReturnType<Command["command"]>): 
   account
     .command("delete")
     .description(
-      "close an account for good: revoke its keys, end its sessions, erase every customer (billing records stay)",
+      "close an account for good: revoke its keys, disconnect its stores, end its sessions, erase every customer (billing records stay)",
     )
     .requiredOption("--account <id>", "the account id", parseId)
     .option("--yes", "close it (without it: say what would go and change nothing)")
@@ -30,7 +30,7 @@ export function registerAccountDelete(account: ReturnType<Command["command"]>): 
           { accountId: opts.account, alreadyClosed: preview.kind === "already_closed", ...counts },
           preview.kind === "already_closed"
             ? `Account ${opts.account} is already closed; --yes finishes erasing any customers left.`
-            : `Would close account ${opts.account} (${preview.name}): revoke ${plural(preview.activeKeys, "API key")}, end ${plural(preview.sessions, "session")}, remove ${plural(preview.users, "log-in")} and erase ${plural(preview.customers, "customer")}. Billing records and the audit trail are kept.`,
+            : `Would close account ${opts.account} (${preview.name}): revoke ${plural(preview.activeKeys, "API key")}, disconnect ${plural(preview.stores, "store")}, end ${plural(preview.sessions, "session")}, remove ${plural(preview.users, "log-in")} and erase ${plural(preview.customers, "customer")}. Billing records and the audit trail are kept.`,
           "close it; this cannot be undone",
         );
         return;
@@ -53,13 +53,14 @@ export function registerAccountDelete(account: ReturnType<Command["command"]>): 
         closed: true,
         alreadyClosed: closed.kind === "already_closed",
         keysRevoked: closed.kind === "closed" ? closed.keysRevoked : 0,
+        storesDisconnected: closed.kind === "closed" ? closed.storesDisconnected : 0,
         sessionsEnded: closed.kind === "closed" ? closed.sessionsEnded : 0,
         customersErased: erased,
       };
       printResult(Boolean(opts.json), result, () =>
         result.alreadyClosed
           ? `Account ${opts.account} was already closed; ${plural(erased, "remaining customer")} erased.`
-          : `Account ${opts.account} closed: ${plural(result.keysRevoked, "key")} revoked, ${plural(result.sessionsEnded, "session")} ended, ${plural(erased, "customer")} erased. Billing records are kept.`,
+          : `Account ${opts.account} closed: ${plural(result.keysRevoked, "key")} revoked, ${plural(result.storesDisconnected, "store")} disconnected, ${plural(result.sessionsEnded, "session")} ended, ${plural(erased, "customer")} erased. Billing records are kept.`,
       );
     });
 }

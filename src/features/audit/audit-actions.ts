@@ -58,6 +58,7 @@ const DETAIL_LABELS: Record<string, string> = {
   target: "target",
   chargesKept: "charges kept",
   keysRevoked: "keys revoked",
+  storesDisconnected: "stores disconnected",
   sessionsEnded: "sessions ended",
   customers: "customers to erase",
   replacedBy: "replaced by key",

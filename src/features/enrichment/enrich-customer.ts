@@ -72,6 +72,9 @@ async function enrichCustomer(
   const db = deps.db.kysely;
   const customer = await loadCustomerToEnrich.executeTakeFirst(db, { id: customerId });
   if (!customer) return { kind: "fail", error: `customer ${customerId} does not exist` };
+  // A closed account's customers are about to be erased (privacy/close-account.ts): nobody is
+  // asked about them and nothing is spent.
+  if (customer.closed_at !== null) return { kind: "done" };
   // At least once: a repeated run after success has nothing left to do, unless the budget
   // stopped its paid lookups: then this run asks them.
   const deferred = (customer.paid_lookups_deferred ?? 0) !== 0;
@@ -232,6 +235,7 @@ const loadCustomerToEnrich = preparedQuery(["id"], (db, v: { id: string }) =>
       "customers.id",
       "stores.account_id",
       "accounts.monthly_budget_usd",
+      "accounts.closed_at",
       "enrichments.paid_lookups_deferred",
       "customers.store_id",
       "customers.email",

@@ -53,10 +53,16 @@ async function budgetHasRoom(db: Kysely<Database>, accountId: string, month: str
         .onRef("budget_months.account_id", "=", "accounts.id")
         .on("budget_months.month", "=", month),
     )
-    .select(["accounts.monthly_budget_usd", "spent_micros", "reserved_micros"])
+    .select([
+      "accounts.monthly_budget_usd",
+      "accounts.closed_at",
+      "spent_micros",
+      "reserved_micros",
+    ])
     .where("accounts.id", "=", accountId)
     .executeTakeFirst();
-  if (row === undefined) return false;
+  // A closed account spends nothing more.
+  if (row === undefined || row.closed_at !== null) return false;
   if (row.monthly_budget_usd === null) return true;
   const used = Number(row.spent_micros ?? 0) + Number(row.reserved_micros ?? 0);
   return used < Number(toMicros(row.monthly_budget_usd));

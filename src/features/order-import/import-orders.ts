@@ -14,6 +14,8 @@
  * - Batches: the orders of a batch are submitted together; on SQLite the driver's group commit
  *   puts up to 100 of them in one transaction (each in its own savepoint), which is what makes
  *   thousands of orders a second possible; on PostgreSQL they share the connection pool. A bad order (a conflicting id) fails alone and is reported.
+ * - A closed account takes nothing: it is refused before the file is read, and an import that
+ *   is running when the account is closed stops before its next batch.
  */
 
 import { statSync } from "node:fs";
@@ -80,6 +82,7 @@ export async function importOrders(
 ): Promise<ImportSummary> {
   const account = await getAccount(deps.db.kysely, options.accountId);
   if (account === null) throw new ImportError(`No account ${options.accountId}`);
+  if (account.closedAt !== null) throw new ImportError(`Account ${options.accountId} is closed`);
   const store: StoreRef = { accountId: account.accountId, storeId: account.storeId };
   const totalBytes = fileSize(options.file);
   const batchSize = options.batchSize ?? 256;
@@ -204,6 +207,7 @@ async function withoutForgotten(context: BatchContext, batch: OrderItem[]): Prom
 
 async function applyBatch(context: BatchContext, all: OrderItem[]): Promise<void> {
   const { deps, store, options, seen, tally, rowError, counts } = context;
+  await refuseClosedAccount(deps, store.accountId);
   const batch = await withoutForgotten(context, all);
   // A customer's orders go in file order, one after the other (the customer is stored as their
   // first order gives it, as the API does); different customers' orders go together.
@@ -238,6 +242,18 @@ async function applyBatch(context: BatchContext, all: OrderItem[]): Promise<void
     if (outcome.value.newCustomer) tally.newCustomers += 1;
     if (!outcome.value.newOrder) tally.skipped += 1;
   });
+}
+
+/** The account was closed while the import ran: nothing more is taken. */
+async function refuseClosedAccount(deps: Pick<Deps, "db">, accountId: string): Promise<void> {
+  const row = await deps.db.kysely
+    .selectFrom("accounts")
+    .select("closed_at")
+    .where("id", "=", accountId)
+    .executeTakeFirst();
+  if (row === undefined || row.closed_at !== null) {
+    throw new ImportError(`Account ${accountId} was closed: the import stopped`);
+  }
 }
 
 async function countBatch(context: BatchContext, all: OrderItem[]): Promise<void> {

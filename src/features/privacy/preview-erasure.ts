@@ -33,6 +33,7 @@ export type AccountClosingPreview =
       kind: "open";
       name: string;
       activeKeys: number;
+      stores: number;
       sessions: number;
       users: number;
       customers: number;
@@ -51,12 +52,17 @@ export async function previewAccountClosing(
   if (account.closed_at !== null) return { kind: "already_closed" };
   const stores = db.selectFrom("stores").select("id").where("account_id", "=", accountId);
   const count = (n: { n: number | string | bigint } | undefined) => Number(n?.n ?? 0);
-  const [keys, sessions, users, customers] = await Promise.all([
+  const [keys, connections, sessions, users, customers] = await Promise.all([
     db
       .selectFrom("api_keys")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("store_id", "in", stores)
       .where("revoked_at", "is", null)
+      .executeTakeFirst(),
+    db
+      .selectFrom("store_connections")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("account_id", "=", accountId)
       .executeTakeFirst(),
     db
       .selectFrom("sessions")
@@ -78,6 +84,7 @@ export async function previewAccountClosing(
     kind: "open",
     name: account.name,
     activeKeys: count(keys),
+    stores: count(connections),
     sessions: count(sessions),
     users: count(users),
     customers: count(customers),

@@ -80,6 +80,14 @@ export async function connectStore(
   const sealed = sealCredentials(key, connectionId, checked.credentials);
   const hint = hintOf(checked.credentials);
   await deps.db.kysely.transaction().execute(async (trx) => {
+    // The account may have been closed while the platform answered: nothing is saved then.
+    // PostgreSQL: locked as closing locks it (privacy/close-account.ts), so one waits for the other.
+    let open = trx.selectFrom("accounts").select("closed_at").where("id", "=", account.accountId);
+    if (deps.db.dialect === "postgres") open = open.forUpdate();
+    const row = await open.executeTakeFirst();
+    if (row === undefined || row.closed_at !== null) {
+      throw new AppError("not_found", `No account ${input.accountId}`);
+    }
     if (existing) {
       await trx
         .updateTable("store_connections")

@@ -71,6 +71,19 @@ export function hintOf(credentials: Credentials): string {
   return `…${secret.slice(-4)}`;
 }
 
+/**
+ * The values of the credentials that open the store, to keep out of anything stored or shown
+ * (lib/without-secrets.ts). The client id and the consumer key are identifiers: neither opens
+ * anything without its secret.
+ */
+export function secretsOf(credentials: Credentials): string[] {
+  const values =
+    credentials.platform === "shopify"
+      ? [credentials.token, credentials.clientSecret, credentials.accessToken]
+      : [credentials.secret];
+  return values.filter((value): value is string => value !== undefined);
+}
+
 /** A Shopify connection has either a token or a client id and secret, never both or neither. */
 export function checkShopifyCredentials(credentials: ShopifyCredentials): void {
   const fixed = credentials.token !== undefined;

@@ -10,8 +10,9 @@ import type { Database, StoreConnectionState } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { deleteConnections } from "./delete-connections.js";
 import type { StoreSyncDeps } from "./store-sync-deps.js";
-import { enqueueStoreSync, storeSyncJobKey } from "./sync-task.js";
+import { enqueueStoreSync } from "./sync-task.js";
 
 export type ConnectionChange = "pause" | "resume" | "disconnect";
 
@@ -68,13 +69,7 @@ async function apply(
   now: number,
 ): Promise<ChangedConnection["state"]> {
   if (change === "disconnect") {
-    await trx.deleteFrom("store_connections").where("id", "=", connectionId).execute();
-    // The job goes too, unless a worker runs it now: that run finds no connection and ends it.
-    await trx
-      .deleteFrom("jobs")
-      .where("job_key", "=", storeSyncJobKey(connectionId))
-      .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<", now)]))
-      .execute();
+    await deleteConnections(trx, [connectionId], now);
     return "disconnected";
   }
   if (change === "pause") {

@@ -12,12 +12,18 @@
  * - `broken`: credentials refused or store gone (401/403/404), or data refused (Shopify's
  *   ACCESS_DENIED); the connection is marked broken and is not called again until someone resumes
  *   or reconnects it. A Shopify token that expired is renewed, never a reason to break.
- * - `idle`: the connection is paused, broken or gone; nothing was called.
+ * - `idle`: the connection is paused, broken or gone, or its account is closed; nothing was
+ *   called, or nothing was stored.
+ *
+ * The last error kept on the connection (shown on the Stores page and by `velvet store list`)
+ * may quote the platform's answer; the connection's own secrets are taken out of it first
+ * (lib/without-secrets.ts), in case the platform repeated them.
  */
 import type { Selectable } from "kysely";
 import type { StoreConnectionsTable } from "../../db/schema.js";
+import { withoutSecrets } from "../../lib/without-secrets.js";
 import { platformClient } from "./connection-client.js";
-import { openCredentials, sealCredentials } from "./credentials.js";
+import { openCredentials, sealCredentials, secretsOf } from "./credentials.js";
 import { PlatformError, type PlatformHttp } from "./platform-http.js";
 import { type AfterOrderHook, storePage } from "./store-page.js";
 import type { SyncCursor } from "./store-platform.js";
@@ -58,18 +64,22 @@ export async function syncConnection(
     );
   }
   let newOrders = 0;
+  /** What an error kept on the connection must not quote: every secret this run held. */
+  const secrets: string[] = [];
   try {
     const credentials = openCredentials(key, connection.id, connection.credentials);
+    secrets.push(...secretsOf(credentials));
     const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
     // A renewed token (or a host's quirk found out) is saved at once, for the next run.
-    const client = platformClient(options.http, connection, credentials, allowPrivate, (c) =>
-      deps.db.kysely
+    const client = platformClient(options.http, connection, credentials, allowPrivate, (c) => {
+      secrets.push(...secretsOf(c));
+      return deps.db.kysely
         .updateTable("store_connections")
         .set({ credentials: sealCredentials(key, connectionId, c), updated_at: deps.clock.now() })
         .where("id", "=", connectionId)
         .execute()
-        .then(() => undefined),
-    );
+        .then(() => undefined);
+    });
     for (;;) {
       const cursor = JSON.parse(connection.cursor) as SyncCursor;
       const page = await client.fetchPage(cursor, options.signal);
@@ -95,16 +105,27 @@ export async function syncConnection(
     // What failed in detail goes to the log only; the connection keeps the plain message.
     if (failure.detail !== undefined)
       deps.log.warn({ connectionId, error: failure.detail }, "store sync: call failed");
-    if (failure.kind === "broken") return markBroken(deps, connectionId, failure.message);
-    return recordFailure(deps, connectionId, failure.message);
+    const shown = withoutSecrets(failure.message, secrets);
+    if (failure.kind === "broken") return markBroken(deps, connectionId, shown);
+    return recordFailure(deps, connectionId, shown);
   }
 }
 
+/** The connection, unless it is gone or its account is closed. */
 async function loadConnection(deps: StoreSyncDeps, id: string) {
   return deps.db.kysely
     .selectFrom("store_connections")
-    .selectAll()
+    .selectAll("store_connections")
     .where("id", "=", id)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("accounts")
+          .select("accounts.id")
+          .whereRef("accounts.id", "=", "store_connections.account_id")
+          .where("accounts.closed_at", "is", null),
+      ),
+    )
     .executeTakeFirst() as Promise<Selectable<StoreConnectionsTable> | undefined>;
 }
 

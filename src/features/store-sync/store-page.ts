@@ -12,6 +12,12 @@
  * one) is skipped and counted under its reason; the page goes on. An order read again in the
  * next page's or pass's overlap (same id, same update time) is not counted twice (the cursor's
  * `skipped`).
+ *
+ * A closed account takes nothing: the page's transaction first reads whether the account is
+ * open and writes nothing when it is not, so a run that fetched a page before the account was
+ * closed stores none of it. On SQLite the transactions run one after the other, so that read is
+ * exact; on PostgreSQL a close that commits meanwhile has deleted the connection's row
+ * (privacy/close-account.ts), which the cursor update below then does not find.
  */
 import type { Transaction } from "kysely";
 import type { Database, StoreConnectionsTable } from "../../db/schema.js";
@@ -28,7 +34,10 @@ export type StoredConnection = Pick<
 > & { skip_reasons: string };
 
 export interface PageStored {
-  /** false: the cursor had moved meanwhile (another run stored this page); nothing was written. */
+  /**
+   * false: nothing was written, because the cursor had moved meanwhile (another run stored this
+   * page) or the account is closed.
+   */
   stored: boolean;
   newOrders: number;
   skipped: number;
@@ -51,6 +60,7 @@ interface Skip {
   reason: SkipReason;
 }
 class CursorMoved extends Error {}
+class AccountClosed extends Error {}
 
 export async function storePage(
   deps: StoreSyncDeps,
@@ -66,7 +76,8 @@ export async function storePage(
       if (result.outcomes.some((o) => o.enrichmentStatus !== "existing")) deps.jobs.notify();
       return { stored: true, newOrders: result.newOrders, skipped: result.skipped };
     } catch (error) {
-      if (error instanceof CursorMoved) return { stored: false, newOrders: 0, skipped: 0 };
+      if (error instanceof CursorMoved || error instanceof AccountClosed)
+        return { stored: false, newOrders: 0, skipped: 0 };
       if (!(error instanceof OrderRefused)) throw error;
       deps.log.info(
         { connectionId: connection.id, reason: error.reason },
@@ -85,6 +96,12 @@ async function writePage(
   afterOrder: AfterOrderHook | undefined,
 ) {
   return deps.db.kysely.transaction().execute(async (trx) => {
+    const account = await trx
+      .selectFrom("accounts")
+      .select("closed_at")
+      .where("id", "=", connection.account_id)
+      .executeTakeFirst();
+    if (account === undefined || account.closed_at !== null) throw new AccountClosed();
     const outcomes: SubmitOrderOutcome[] = [];
     const skips: Skip[] = [];
     const forgotten = await findForgottenOrders(

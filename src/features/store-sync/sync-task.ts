@@ -5,6 +5,7 @@
  * STORE_SYNC_INTERVAL_SECONDS when up to date, at once when the lease ran out mid-sync, after the
  * platform's wait, or after a backoff. A paused or broken connection's job only looks at the row
  * once an interval (no call to the platform), so resuming needs no race-prone job creation.
+ * Once the connection is gone (disconnected, or its account closed) the run ends the job.
  */
 import type { Transaction } from "kysely";
 import { z } from "zod";
@@ -84,11 +85,14 @@ export function createStoreSyncTask(): TaskDefinition<Payload, StoreSyncDeps> {
   };
 }
 
+/** The connection is still there and its account open: its job comes back. */
 async function exists(deps: StoreSyncDeps, connectionId: string): Promise<boolean> {
   const row = await deps.db.kysely
     .selectFrom("store_connections")
-    .select("id")
-    .where("id", "=", connectionId)
+    .innerJoin("accounts", "accounts.id", "store_connections.account_id")
+    .select("store_connections.id")
+    .where("store_connections.id", "=", connectionId)
+    .where("accounts.closed_at", "is", null)
     .executeTakeFirst();
   return row !== undefined;
 }

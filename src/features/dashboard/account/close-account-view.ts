@@ -22,7 +22,7 @@ ${pageHead("Account", html`${p.session.accountName} · signed in as ${p.session.
 ${settingsTabs("account", p.session.role)}
 <section class="panel" aria-labelledby="close-title">
   <h2 id="close-title">Close this account</h2>
-  <p>Closing the account cannot be undone. At once, every API key is revoked (your store's orders are refused), everyone is signed out and the logins are removed. Then ${p.customers === 1 ? "the 1 customer is" : `all ${plural(p.customers, "customer")} are`} deleted with their orders, enrichment, data sources' answers and alerts, as when you delete one customer's data.</p>
+  <p>Closing the account cannot be undone. At once, every API key is revoked (your store's orders are refused), every connected Shopify or WooCommerce store is disconnected (its credentials deleted, no order synced again), everyone is signed out and the logins are removed. Then ${p.customers === 1 ? "the 1 customer is" : `all ${plural(p.customers, "customer")} are`} deleted with their orders, enrichment, data sources' answers and alerts, as when you delete one customer's data.</p>
   <p class="muted">Kept: your billing records (each charge's amount, price and month, without the customer) and the audit log.</p>
   <form method="post" action="/settings/account/close" novalidate>
     ${csrfField(p.session)}

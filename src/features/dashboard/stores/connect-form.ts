@@ -50,17 +50,3 @@ export function readConnectForm(form: ConnectForm, body: unknown): SentConnectFo
   const secrets = retype.map(field);
   return { kept, field, retype, secrets };
 }
-
-/** Shorter input is no platform's secret, and hiding it would garble the message around it. */
-const SHORTEST_SECRET = 8;
-
-/**
- * A refusal's message with the secrets sent taken out. The message can quote the platform's
- * answer, and a platform (or a proxy in front of it) may repeat what it was sent.
- */
-export function withoutSecrets(message: string, secrets: readonly string[]): string {
-  return secrets
-    .filter((secret) => secret.length >= SHORTEST_SECRET)
-    .sort((a, b) => b.length - a.length)
-    .reduce((text, secret) => text.split(secret).join("[secret hidden]"), message);
-}

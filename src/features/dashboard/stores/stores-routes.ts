@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { AppError } from "../../../lib/app-error.js";
 import { isUuid } from "../../../lib/ids.js";
+import { withoutSecrets } from "../../../lib/without-secrets.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { connectStore } from "../../store-sync/connect-store.js";
 import type { Credentials } from "../../store-sync/credentials.js";
@@ -23,7 +24,7 @@ import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
-import { type ConnectForm, readConnectForm, withoutSecrets } from "./connect-form.js";
+import { type ConnectForm, readConnectForm } from "./connect-form.js";
 import { STORES_PATH, type StoresProps, storesView } from "./stores-view.js";
 
 const NOTICES: Record<string, Notice> = {
