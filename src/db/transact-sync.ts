@@ -9,8 +9,8 @@
  * The bodies of one event-loop turn run together at the turn's end, one after the other in the
  * order they were asked for, and the group commits right after the last: SQLite's code and the
  * B-tree pages they share stay in the processor's caches from one body to the next instead of
- * being evicted by the HTTP work between requests (a quarter less CPU for the bodies of order
- * intake, docs/performance.md). The answer comes no later: the group committed at the turn's end
+ * being evicted by the HTTP work between requests (about a fifth less CPU per new customer for
+ * the whole server, docs/performance.md). The answer comes no later: the group committed at the turn's end
  * before too.
  */
 import type { StatementCache, SyncTransactionDriver } from "./sqlite-driver.js";
