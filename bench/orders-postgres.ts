@@ -20,6 +20,7 @@ import { startPgBaseline } from "./baseline-process.js";
 import { measureCpuOfGroups } from "./cpu.js";
 import { type CpuCap, capCpu } from "./cpu-cap.js";
 import { type LoadResult, type RequestSource, runLoad } from "./load.js";
+import { medianRatio } from "./median-ratio.js";
 import { runTag } from "./order-bodies.js";
 import {
   baselineNewCustomers,
@@ -284,21 +285,6 @@ async function settledCounts(url: string): Promise<RowCounts> {
   } finally {
     await client.end();
   }
-}
-
-/** Median of the rounds' Velvet/floor ratios (a disturbed round weighs one vote). */
-function medianRatio(runs: PgRun[], name: PgRun["name"], over: PgRun["name"]): number {
-  const ratios = runs
-    .filter((r) => r.name === name)
-    .map((r) => {
-      const base = runs.find((b) => b.name === over && b.round === r.round) as PgRun;
-      return r.requestsPerSec / base.requestsPerSec;
-    })
-    .sort((a, b) => a - b);
-  const mid = Math.floor(ratios.length / 2);
-  return ratios.length % 2 === 1
-    ? (ratios[mid] as number)
-    : ((ratios[mid - 1] as number) + (ratios[mid] as number)) / 2;
 }
 
 function report(

@@ -12,6 +12,7 @@ import SQLite from "better-sqlite3";
 import { startBaseline } from "./baseline-process.js";
 import { type CpuUsage, measureCpu } from "./cpu.js";
 import { type LoadResult, type RequestSource, runLoad } from "./load.js";
+import { medianRatio } from "./median-ratio.js";
 import { runTag } from "./order-bodies.js";
 import {
   baselineNewCustomers,
@@ -99,7 +100,7 @@ async function runOrdersPhase(context: PhaseContext): Promise<PhaseReport> {
   }
   const logBytes = fs.statSync(velvet.child.logFile).size;
 
-  const ratio = medianRatio(runs);
+  const ratio = medianRatio(runs, "velvet-new", "baseline-new");
   const targets = evaluate(runs, ratio, fresh.answers.size, afterNew, afterRepeats);
   return {
     table: ordersTable(runs, ratio),
@@ -134,21 +135,6 @@ export async function measure(
     `  ${name}: ${value.requestsPerSec.toFixed(0)} req/s, p50 ${value.p50Ms.toFixed(2)} ms, p99 ${value.p99Ms.toFixed(2)} ms, non-2xx ${value.non2xx}, wrong answers ${value.mismatches}`,
   );
   return { name, ...value, cpu };
-}
-
-/** Median of the rounds' Velvet/floor ratios of new customers (a disturbed round weighs one vote). */
-function medianRatio(runs: MeasuredRun[]): number {
-  const ratios = runs
-    .filter((r) => r.name === "velvet-new")
-    .map((r) => {
-      const floor = runs.find((b) => b.name === "baseline-new" && b.round === r.round);
-      return r.requestsPerSec / (floor as MeasuredRun).requestsPerSec;
-    })
-    .sort((a, b) => a - b);
-  const mid = Math.floor(ratios.length / 2);
-  return ratios.length % 2 === 1
-    ? (ratios[mid] as number)
-    : ((ratios[mid - 1] as number) + (ratios[mid] as number)) / 2;
 }
 
 /** Counts rows once in-flight requests of a stopped load run have been served. */
