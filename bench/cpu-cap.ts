@@ -10,7 +10,8 @@ import path from "node:path";
 
 const V2_ROOT = "/sys/fs/cgroup";
 const V1_ROOT = "/sys/fs/cgroup/cpu";
-const PERIOD_US = 100_000;
+/** The quota's period (BENCH_PG_CAP_PERIOD_MS, default 100 ms, the kernel's own default). */
+const PERIOD_US = Math.round(1_000 * Number(process.env.BENCH_PG_CAP_PERIOD_MS ?? 100));
 
 export interface CpuCap {
   /** Moves the process back to the root group and removes the group. */

@@ -33,9 +33,11 @@ export interface Db {
    * cannot tell the unique (store, e-mail) index from the (store, created) one, nor an index
    * probe from a scan; measured, that plan read the whole store for every submission, 5 ms a
    * statement at 3,000 customers and 55 ms at 22,000, until the next ANALYZE. So these
-   * connections never scan a table where an index serves, and every INDEXED_REPLAN_EVERY uses
-   * each drops its cached plans (DISCARD PLANS) and plans again with the tables as they are by
-   * then (once a table has a few hundred rows, the right index wins even without statistics).
+   * connections never scan a table where an index serves, and each drops its cached plans
+   * (DISCARD PLANS) and plans again with the tables as they are by then: every time its uses
+   * double, then every INDEXED_REPLAN_EVERY uses (replanDue). A plan is then never made for
+   * tables less than about half their size (on a new database they grow with the uses), and
+   * once a table has a few thousand rows the right index wins even without statistics.
    * SQLite: the same as `kysely`.
    */
   indexed: Kysely<Database>;
@@ -60,8 +62,18 @@ export interface SqliteDirect {
  * failed batch written again alone, a few at once.
  */
 export const INDEXED_POOL_MAX = 3;
-/** Uses of an `indexed` connection between two re-plannings (one extra round trip each). */
+/** Uses of an `indexed` connection between two re-plannings once past the doubling ones. */
 export const INDEXED_REPLAN_EVERY = 200;
+
+/**
+ * Whether an `indexed` connection plans again before its `uses`-th use: at 2, 4, 8, … below
+ * INDEXED_REPLAN_EVERY, then at each multiple of it. Each costs one queued round trip and the
+ * next few runs' planning (PostgreSQL plans the first five runs after a reset for their values).
+ */
+export function replanDue(uses: number): boolean {
+  if (uses < INDEXED_REPLAN_EVERY) return uses >= 2 && (uses & (uses - 1)) === 0;
+  return uses % INDEXED_REPLAN_EVERY === 0;
+}
 
 export interface OpenOptions {
   /**
@@ -165,7 +177,7 @@ function openPostgres(url: string, poolMax: number): Db {
     const n = (uses.get(client) ?? 0) + 1;
     uses.set(client, n);
     // Queued ahead of the statement the client was acquired for; its failure is that one's.
-    if (n % INDEXED_REPLAN_EVERY === 0) client.query("discard plans").catch(() => {});
+    if (replanDue(n)) client.query("discard plans").catch(() => {});
   });
   const indexed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: indexedPool }) });
   const close = async () => {
