@@ -2,9 +2,10 @@
  * The one reader of process.env. Every setting is parsed and validated once, at start; a bad
  * value stops the start with a message naming the variable.
  */
-import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { ConfigError } from "./config-error.js";
+import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
 
 const boolish = z
   .enum(["true", "false", "1", "0", "yes", "no", ""])
@@ -161,12 +162,10 @@ export interface Config {
   };
 }
 
-export type TrustProxy = false | number | string[];
 export type SignupMode = "first-account" | "closed" | "open";
 
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
+export { ConfigError } from "./config-error.js";
+export type { TrustProxy } from "./parse-trust-proxy.js";
 
 export function databaseTargetFromUrl(
   url: string | undefined,
@@ -297,42 +296,6 @@ function provider(
 function hostForUrl(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "localhost";
   return host.includes(":") ? `[${host}]` : host;
-}
-
-const TRUST_PROXY_HELP =
-  "write the number of proxies in front of Velvet (TRUST_PROXY=1) or their addresses and CIDRs (TRUST_PROXY=10.0.0.0/8,192.168.1.5)";
-
-/** TRUST_PROXY: unset/false, a hop count, or addresses and CIDRs; `true` is refused. */
-export function parseTrustProxy(value: string | undefined): TrustProxy {
-  const v = (value ?? "").trim().toLowerCase();
-  if (v === "" || v === "false" || v === "0" || v === "no") return false;
-  if (v === "true" || v === "yes") {
-    throw new ConfigError(
-      `TRUST_PROXY=${value} would trust every X-Forwarded-For entry, so any client could choose its own address; ${TRUST_PROXY_HELP}`,
-    );
-  }
-  if (/^\d+$/.test(v)) {
-    const hops = Number(v);
-    if (hops > 20)
-      throw new ConfigError(`TRUST_PROXY: ${hops} hops is not plausible; ${TRUST_PROXY_HELP}`);
-    return hops;
-  }
-  const entries = v
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  for (const entry of entries) {
-    const [address = "", prefix, extra] = entry.split("/");
-    const family = isIP(address);
-    const bits = family === 4 ? 32 : 128;
-    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
-    if (family === 0 || !prefixOk || extra !== undefined) {
-      throw new ConfigError(
-        `TRUST_PROXY: "${entry}" is not an address or CIDR; ${TRUST_PROXY_HELP}`,
-      );
-    }
-  }
-  return entries;
 }
 
 function signupMode(value: "open" | "closed" | undefined, smtpUrl: string | undefined): SignupMode {
