@@ -11,7 +11,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 
 export interface RunningProcess {
   child: ChildProcess;
-  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  /**
+   * Resolves once the process has exited and its output is all read, with the exit code (null
+   * when killed by a signal) and the signal.
+   */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stdout(): string;
   stderr(): string;
@@ -32,8 +35,10 @@ function start(script: string, args: string[], env: Record<string, string>): Run
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  // "close", not "exit": the child's last output may still be in the pipe when it has exited,
+  // and a test that reads stdout() once exited must see all of it.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })),
+    child.on("close", (code, signal) => resolve({ code, signal })),
   );
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
