@@ -10,24 +10,24 @@ import path from "node:path";
 
 const V2_ROOT = "/sys/fs/cgroup";
 const V1_ROOT = "/sys/fs/cgroup/cpu";
-/** The quota's period (BENCH_PG_CAP_PERIOD_MS, default 100 ms, the kernel's own default). */
-const PERIOD_US = Math.round(1_000 * Number(process.env.BENCH_PG_CAP_PERIOD_MS ?? 100));
 
 export interface CpuCap {
   /** Moves the process back to the root group and removes the group. */
   release(): void;
 }
 
-export function capCpu(name: string, pid: number, cores: number): CpuCap | null {
-  const quota = String(Math.max(1_000, Math.round(cores * PERIOD_US)));
+/** `cores` of each `periodMs` (the kernel's default period is 100 ms). */
+export function capCpu(name: string, pid: number, cores: number, periodMs = 100): CpuCap | null {
+  const periodUs = Math.round(periodMs * 1_000);
+  const quota = String(Math.max(1_000, Math.round(cores * periodUs)));
   try {
     if (hasV2CpuController()) {
       fs.appendFileSync(path.join(V2_ROOT, "cgroup.subtree_control"), "+cpu");
-      return joinGroup(V2_ROOT, name, pid, { "cpu.max": `${quota} ${PERIOD_US}` });
+      return joinGroup(V2_ROOT, name, pid, { "cpu.max": `${quota} ${periodUs}` });
     }
     if (fs.existsSync(path.join(V1_ROOT, "cpu.cfs_quota_us"))) {
       return joinGroup(V1_ROOT, name, pid, {
-        "cpu.cfs_period_us": String(PERIOD_US),
+        "cpu.cfs_period_us": String(periodUs),
         "cpu.cfs_quota_us": quota,
       });
     }

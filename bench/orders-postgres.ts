@@ -12,7 +12,8 @@
  * and of the load generator, which is where a 2-core machine's limit shows.
  *
  * Then the same one-vs-two comparison with each node held to the same CPU budget
- * (BENCH_PG_NODE_CORES, default 0.35 of a core, by a cgroup quota: bench/cpu-cap.ts), standing
+ * (BENCH_PG_NODE_CORES, default 0.35 of a core, by a cgroup quota: bench/cpu-cap.ts, over a
+ * period of BENCH_PG_CAP_PERIOD_MS, default 100), standing
  * in for nodes on machines of their own; skipped where no cgroup cpu controller can be written.
  */
 import pg from "pg";
@@ -39,6 +40,7 @@ const PATH = "/api/v1/orders";
 const ROUNDS = Math.max(1, Number(process.env.BENCH_PG_ROUNDS ?? 2));
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NODE_CORES = Number(process.env.BENCH_PG_NODE_CORES ?? 0.35);
+const CAP_PERIOD_MS = Number(process.env.BENCH_PG_CAP_PERIOD_MS ?? 100);
 /** One node's new and returning customers, each against the floor of the same round. */
 export const PG_REQUIRED_RATIO = 0.75;
 /** Two nodes held to a CPU budget each, against one node held to the same budget. */
@@ -153,7 +155,9 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
     const capped = capNodes(nodes);
     if (capped !== null) {
       try {
-        context.log(`  each node capped at ${NODE_CORES} of a core`);
+        context.log(
+          `  each node capped at ${NODE_CORES} of a core (quota period ${CAP_PERIOD_MS} ms)`,
+        );
         for (let round = 1; round <= ROUNDS; round++) {
           await measure("velvet-1-capped", round, oneNode, fresh);
           await measure("velvet-2-capped", round, bothNodes, fresh);
@@ -178,7 +182,10 @@ function capNodes(nodes: VelvetServer[]): CpuCap[] | null {
   const caps: CpuCap[] = [];
   for (const [i, node] of nodes.entries()) {
     const pid = node.child.process.pid;
-    const cap = pid === undefined ? null : capCpu(`velvet-bench-node-${i + 1}`, pid, NODE_CORES);
+    const cap =
+      pid === undefined
+        ? null
+        : capCpu(`velvet-bench-node-${i + 1}`, pid, NODE_CORES, CAP_PERIOD_MS);
     if (cap === null) {
       for (const c of caps) c.release();
       return null;
