@@ -28,15 +28,19 @@ export interface Db {
   /**
    * PostgreSQL: a few connections of their own for the order intake's one statement
    * (orders/submission-statement.ts), which only ever probes unique indexes and primary keys.
-   * A named statement keeps the plan it got when first run (db/named-statements.ts). On a new
-   * database that is while the tables are nearly empty and never analysed, when PostgreSQL
-   * cannot tell the unique (store, e-mail) index from the (store, created) one, nor an index
-   * probe from a scan; measured, that plan read the whole store for every submission, 5 ms a
-   * statement at 3,000 customers and 55 ms at 22,000, until the next ANALYZE. So these
-   * connections never scan a table where an index serves, and each drops its cached plans
-   * (DISCARD PLANS) and plans again with the tables as they are by then: every time its uses
-   * double, then every INDEXED_REPLAN_EVERY uses (replanDue). A plan is then never made for
-   * tables less than about half their size (on a new database they grow with the uses), and
+   * A named statement keeps the plan it got when first run (db/named-statements.ts), and these
+   * connections always use PostgreSQL's generic plan (plan_cache_mode): left to choose, it plans
+   * the first five runs for their values, and when those carried one submission or a few (low
+   * load) a plan for so few rows looks cheaper than the generic one, so it goes on planning
+   * every run, about 1 ms of PostgreSQL's CPU a statement, several times what running one costs.
+   * On a new database the first plan is made while the tables are nearly empty and never
+   * analysed, when PostgreSQL cannot tell the unique (store, e-mail) index from the (store,
+   * created) one, nor an index probe from a scan; measured, that plan read the whole store for
+   * every submission, 5 ms a statement at 3,000 customers and 55 ms at 22,000, until the next
+   * ANALYZE. So these connections never scan a table where an index serves, and each drops its
+   * cached plans (DISCARD PLANS) and plans again with the tables as they are by then: every time
+   * its uses double, then every INDEXED_REPLAN_EVERY uses (replanDue). A plan is then never made
+   * for tables less than about half their size (on a new database they grow with the uses), and
    * once a table has a few thousand rows the right index wins even without statistics.
    * SQLite: the same as `kysely`.
    */
@@ -68,7 +72,7 @@ export const INDEXED_REPLAN_EVERY = 200;
 /**
  * Whether an `indexed` connection plans again before its `uses`-th use: at 2, 4, 8, … below
  * INDEXED_REPLAN_EVERY, then at each multiple of it. Each costs one queued round trip and the
- * next few runs' planning (PostgreSQL plans the first five runs after a reset for their values).
+ * next run's planning.
  */
 export function replanDue(uses: number): boolean {
   if (uses < INDEXED_REPLAN_EVERY) return uses >= 2 && (uses & (uses - 1)) === 0;
@@ -171,7 +175,11 @@ function openPostgres(url: string, poolMax: number): Db {
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: pgPool(url, poolMax) }),
   });
-  const indexedPool = pgPool(url, INDEXED_POOL_MAX, "-c enable_seqscan=off");
+  const indexedPool = pgPool(
+    url,
+    INDEXED_POOL_MAX,
+    "-c enable_seqscan=off -c plan_cache_mode=force_generic_plan",
+  );
   const uses = new WeakMap<pg.PoolClient, number>();
   indexedPool.on("acquire", (client) => {
     const n = (uses.get(client) ?? 0) + 1;
