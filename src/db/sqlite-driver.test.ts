@@ -289,7 +289,44 @@ describe("SQLite driver", () => {
         ...Array.from({ length: 5 }, (_, i) => `answer ${i}`),
       ]);
       expect(statements.mock.calls.filter(([text]) => text === "commit")).toHaveLength(1);
+      // One savepoint for the turn's bodies, not one each.
+      expect(statements.mock.calls.filter(([text]) => text.startsWith("savepoint"))).toHaveLength(
+        1,
+      );
       expect(committedLabels()).toHaveLength(5);
+    } finally {
+      statements.mockRestore();
+    }
+  });
+
+  it("undoes a turn's bodies when one throws, then runs each alone: only that one fails", async () => {
+    const driver = db.sqlite?.driver;
+    if (driver === undefined) throw new Error("expected the SQLite driver");
+    const runs = [0, 0, 0, 0];
+    const statements = vi.spyOn(driver.writer, "get");
+    try {
+      const results = await Promise.allSettled(
+        runs.map((_, i) =>
+          transactSync(driver, (writer) => {
+            runs[i] = (runs[i] ?? 0) + 1;
+            writer.get("insert into items (id, label) values (?, ?)").run([i, `item ${i}`]);
+            if (i === 2) throw new Error("body 2 refuses");
+            return i;
+          }),
+        ),
+      );
+      expect(results).toEqual([
+        { status: "fulfilled", value: 0 },
+        { status: "fulfilled", value: 1 },
+        { status: "rejected", reason: new Error("body 2 refuses") },
+        { status: "fulfilled", value: 3 },
+      ]);
+      // Together up to the one that threw (all undone), then each alone.
+      expect(runs).toEqual([2, 2, 2, 1]);
+      expect(statements.mock.calls.filter(([text]) => text.startsWith("savepoint"))).toHaveLength(
+        5,
+      );
+      expect(committedLabels()).toEqual(["item 0", "item 1", "item 3"]);
     } finally {
       statements.mockRestore();
     }

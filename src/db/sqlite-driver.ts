@@ -19,7 +19,8 @@
  *   one is checked at the group's COMMIT and would fail the whole group.
  * - synchronous transaction: a member of the group whose body runs its statements on the
  *   writer at once, without Kysely in between (transact-sync.ts, through SyncTransactionDriver);
- *   same savepoint, same COMMIT, same failure paths.
+ *   the bodies of a turn share one savepoint (each again in its own when one throws), the same
+ *   COMMIT and the same failure paths.
  * - Transactions begin with BEGIN IMMEDIATE: a deferred BEGIN that later upgrades to a write
  *   lock fails with SQLITE_BUSY, without waiting, when another process (such as a separate
  *   `velvet worker`) wrote in between.

@@ -2,16 +2,24 @@
  * A transaction whose body runs synchronously on SQLite's writer: better-sqlite3 statements, no
  * await in between, none of Kysely's per-query promises, connection hand-off and result copies
  * (for order intake, a third of the CPU its statements cost; orders/submit-order-sqlite.ts).
- * It is a member of the turn's group like any Kysely transaction (sqlite-driver.ts): its own
- * savepoint, answered only after the group's COMMIT, and the same failure paths, since it goes
- * through the driver's own begin, commit, rollback and release.
+ * It is a member of the turn's group like any Kysely transaction (sqlite-driver.ts): answered
+ * only after the group's COMMIT, with the same failure paths, since it goes through the
+ * driver's own begin, commit, rollback and release.
  *
  * The bodies of one event-loop turn run together at the turn's end, one after the other in the
  * order they were asked for, and the group commits right after the last: SQLite's code and the
  * B-tree pages they share stay in the processor's caches from one body to the next instead of
  * being evicted by the HTTP work between requests (about a fifth less CPU per new customer for
- * the whole server, docs/performance.md). The answer comes no later: the group committed at the turn's end
- * before too.
+ * the whole server, docs/performance.md). The answer comes no later: the group committed at the
+ * turn's end before too.
+ *
+ * They share one savepoint: SQLite copies each page into a savepoint's journal the first time
+ * the savepoint changes it, and the bodies of a turn change the same index pages (each table's
+ * newest keys), so a savepoint per body copied those pages once per body. When a body throws,
+ * the turn's savepoint is undone and every body of the turn runs again in a savepoint of its
+ * own, as a member of the group alone: the one that threw fails by itself, the others are
+ * written. So a body may run twice and must do nothing but its statements on the writer (no
+ * I/O, nothing remembered outside what it returns).
  */
 import type { StatementCache, SyncTransactionDriver } from "./sqlite-driver.js";
 
@@ -25,9 +33,9 @@ interface Pending {
 const turns = new WeakMap<SyncTransactionDriver, Pending[]>();
 
 /**
- * Runs `body` on the writer inside its own savepoint of the turn's group and resolves with what
- * it returned once the group has committed. A body that throws is rolled back to its savepoint
- * alone, and the promise rejects with what it threw; a failed group COMMIT rejects it too.
+ * Runs `body` on the writer inside the turn's group and resolves with what it returned once the
+ * group has committed. A body that throws is undone alone, and the promise rejects with what it
+ * threw; a failed group COMMIT rejects it too.
  */
 export function transactSync<T>(
   driver: SyncTransactionDriver,
@@ -49,8 +57,54 @@ export function transactSync<T>(
   });
 }
 
-/** Each body in turn (the writer is handed from one to the next in order), then the COMMIT. */
+/** The turn's bodies in one savepoint; if one throws, each again in a savepoint of its own. */
 function runTurn(driver: SyncTransactionDriver, pending: Pending[]): void {
+  if (pending.length === 1) {
+    runEach(driver, pending);
+    return;
+  }
+  runTogether(driver, pending).then(
+    (results) => {
+      if (results === null) runEach(driver, pending);
+      else for (const [i, { resolve }] of pending.entries()) resolve(results[i]);
+    },
+    (error: unknown) => {
+      for (const { reject } of pending) reject(error);
+    },
+  );
+}
+
+/** The bodies' results once committed, or null (nothing written) when one of them threw. */
+async function runTogether(
+  driver: SyncTransactionDriver,
+  pending: Pending[],
+): Promise<unknown[] | null> {
+  const handle = driver.connectionNow();
+  try {
+    await driver.beginTransaction(handle, {});
+    let results: unknown[];
+    try {
+      results = pending.map(({ body }) => body(driver.writer));
+    } catch (error) {
+      driver.noteWriteError(error);
+      // Undoes the turn's savepoint (or, where that cannot be done alone, the whole group, whose
+      // other members then fail): in both cases nothing of these bodies is left to commit.
+      await driver.rollbackTransaction(handle).catch(() => {});
+      return null;
+    }
+    // Joins the group and frees the writer; the group commits now, its last member being in.
+    const committed = driver.commitTransaction(handle);
+    driver.commitGroupNow();
+    await committed;
+    return results;
+  } finally {
+    // A failed BEGIN or release: rolls back what is left and frees the writer, as for Kysely.
+    await driver.releaseConnection(handle);
+  }
+}
+
+/** Each body in turn (the writer is handed from one to the next in order), then the COMMIT. */
+function runEach(driver: SyncTransactionDriver, pending: Pending[]): void {
   const last = pending.length - 1;
   for (const [i, { body, resolve, reject }] of pending.entries()) {
     runOne(driver, body, i === last).then(resolve, reject);
