@@ -8,6 +8,7 @@ const LABELS: Record<PgRun["name"], string> = {
   "velvet-2": "Velvet, two nodes: new customer + order",
   "velvet-1-capped": "Velvet, one node held to its CPU budget: new customer + order",
   "velvet-2-capped": "Velvet, two nodes held to a CPU budget each: new customer + order",
+  "velvet-quiet": "Velvet, one node at a quiet store's pace (paced): new customer + order",
   "velvet-repeat": "Velvet, one node: repeat (existing customer + order)",
 };
 
@@ -23,6 +24,13 @@ export interface PgRatios {
   cappedTwoVsOne: number | null;
 }
 
+/** The quiet store's figures in words: what each of its orders costs PostgreSQL and waits. */
+function quietLine(quiet: PgRun | undefined): string {
+  if (quiet === undefined) return "";
+  const pgMicros = ((quiet.cpu.postgres ?? 0) * 1e6) / Math.max(1, quiet.requestsPerSec);
+  return ` At a quiet store's pace (${quiet.requestsPerSec.toFixed(0)} new customers a second, one statement each) PostgreSQL spends **${pgMicros.toFixed(0)} µs** a new customer and the answers take p50 ${quiet.p50Ms.toFixed(2)} ms, p99 ${quiet.p99Ms.toFixed(2)} ms.`;
+}
+
 export function pgOrdersTable(
   runs: PgRun[],
   { ratio, returningRatio, twoVsOne, cappedTwoVsOne }: PgRatios,
@@ -33,6 +41,8 @@ export function pgOrdersTable(
     runs.find((f) => f.name === "floor" && f.round === r.round) ??
     runs.find((f) => f.name === "floor");
   const ofFloor = (r: PgRun) => {
+    // A paced run's rate is the schedule's, not what the node could answer.
+    if (r.name === "velvet-quiet") return "–";
     const floor = floorOf(r);
     return floor === undefined ? "–" : (r.requestsPerSec / floor.requestsPerSec).toFixed(2);
   };
@@ -61,6 +71,6 @@ export function pgOrdersTable(
       cappedTwoVsOne === null
         ? "the runs with a CPU budget per node were not measured here."
         : `held to ${nodeCores} of a core each, two nodes answer **${cappedTwoVsOne.toFixed(2)} ×** one node (target >= 1.6).`
-    }`,
+    }${quietLine(runs.find((r) => r.name === "velvet-quiet"))}`,
   ].join("\n");
 }

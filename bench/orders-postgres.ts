@@ -15,6 +15,10 @@
  * (BENCH_PG_NODE_CORES, default 0.35 of a core, by a cgroup quota: bench/cpu-cap.ts, over a
  * period of BENCH_PG_CAP_PERIOD_MS, default 100), standing
  * in for nodes on machines of their own; skipped where no cgroup cpu controller can be written.
+ *
+ * Last, one node at the pace of a quiet store (BENCH_PG_QUIET_RATE new customers a second,
+ * default 100, sent on a schedule: bench/paced-load.ts): each submission then goes to PostgreSQL
+ * alone, a statement of one, which is how most stores' orders arrive; reported, not judged.
  */
 import pg from "pg";
 import { startPgBaseline } from "./baseline-process.js";
@@ -33,6 +37,7 @@ import {
 } from "./order-sources.js";
 import { MAX_P99_MS, type RowCounts } from "./orders.js";
 import { pgOrdersTable } from "./orders-postgres-table.js";
+import { type PacedResult, runPaced } from "./paced-load.js";
 import type { Phase, PhaseContext, PhaseReport, Target } from "./phase.js";
 import { startVelvet, type VelvetServer } from "./velvet-process.js";
 
@@ -41,6 +46,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_PG_ROUNDS ?? 2));
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NODE_CORES = Number(process.env.BENCH_PG_NODE_CORES ?? 0.35);
 const CAP_PERIOD_MS = Number(process.env.BENCH_PG_CAP_PERIOD_MS ?? 100);
+const QUIET_RATE = Math.max(1, Number(process.env.BENCH_PG_QUIET_RATE ?? 100));
+const QUIET_CONNECTIONS = 10;
 /** One node's new and returning customers, each against the floor of the same round. */
 export const PG_REQUIRED_RATIO = 0.75;
 /** Two nodes held to a CPU budget each, against one node held to the same budget. */
@@ -54,6 +61,7 @@ export interface PgRun extends LoadResult {
     | "velvet-2"
     | "velvet-1-capped"
     | "velvet-2-capped"
+    | "velvet-quiet"
     | "velvet-repeat";
   round: number;
   /** Cores used while the run was measured, per process group. */
@@ -63,7 +71,7 @@ export interface PgRun extends LoadResult {
 export const ordersPostgresPhase: Phase = {
   name: "orders-pg",
   title: "Order intake on PostgreSQL: POST /api/v1/orders",
-  budgetSec: (s) => (5 * ROUNDS + 1) * (s.warmupSec + s.durationSec) + 180,
+  budgetSec: (s) => (5 * ROUNDS + 2) * (s.warmupSec + s.durationSec) + 180,
   run: runPgPhase,
 };
 
@@ -110,6 +118,7 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
       round: number,
       targets: Array<{ url: string; headers: Record<string, string> }>,
       source: RequestSource,
+      paced = false,
     ) => {
       const { connections, durationSec, warmupSec } = context.settings;
       const each = Math.max(1, Math.round(connections / targets.length));
@@ -119,10 +128,22 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
             runLoad({ ...t, path: PATH, connections: each, durationSec: seconds, source }),
           ),
         ).then(combine);
-      if (warmupSec > 0) await load(warmupSec);
+      // A quiet store: one node, requests on a schedule whatever the answers' pace.
+      const paceOf = (seconds: number) =>
+        runPaced({
+          ...(targets[0] as { url: string; headers: Record<string, string> }),
+          path: PATH,
+          connections: QUIET_CONNECTIONS,
+          ratePerSec: QUIET_RATE,
+          warmupSec: 0,
+          durationSec: seconds,
+          source,
+        }).then(asLoadResult);
+      const drive = paced ? paceOf : load;
+      if (warmupSec > 0) await drive(warmupSec);
       const backends = await backendPids(url);
       const { value, cpu } = await measureCpuOfGroups({ ...groups, postgres: backends }, () =>
-        load(durationSec),
+        drive(durationSec),
       );
       const result: PgRun = {
         name,
@@ -168,6 +189,8 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
     } else {
       context.log("  no cgroup cpu controller to write here: the capped runs are skipped");
     }
+    context.log(`  one node at ${QUIET_RATE} new customers a second`);
+    await measure("velvet-quiet", 1, oneNode, fresh, true);
     const afterNew = await settledCounts(url);
     await measure("velvet-repeat", 1, oneNode, velvetRepeats(run, fresh.answers));
     const afterRepeats = await settledCounts(url);
@@ -215,6 +238,24 @@ async function backendPids(url: string): Promise<number[]> {
 
 function pidOf(pid: number | undefined): number[] {
   return pid === undefined ? [] : [pid];
+}
+
+/** A paced run in the shape of a load run: its measured window's answers and latencies. */
+function asLoadResult(paced: PacedResult): LoadResult {
+  const durationSec = (paced.windowEnd - paced.windowStart) / 1000;
+  return {
+    durationSec,
+    responses: paced.window.count,
+    requestsPerSec: paced.window.count / durationSec,
+    p50Ms: paced.window.p50Ms,
+    p99Ms: paced.window.p99Ms,
+    maxMs: paced.window.maxMs,
+    non2xx: paced.non2xx,
+    mismatches: paced.mismatches,
+    errors: paced.errors,
+    timeouts: 0,
+    statusCodes: paced.statusCodes,
+  };
 }
 
 /** Several concurrent load runs as one: requests add up, latencies pool (p99 of the worst). */

@@ -9,7 +9,8 @@
  * BENCH_PG_URL (the PostgreSQL server of the orders-pg phase, which makes and drops its own
  * database; default postgres://postgres@127.0.0.1:5432/postgres), BENCH_PG_ROUNDS (2),
  * BENCH_SQLITE_ROUNDS (2), BENCH_PG_NODE_CORES (the capped nodes' CPU budget, 0.35) and
- * BENCH_PG_CAP_PERIOD_MS (its quota period, 100),
+ * BENCH_PG_CAP_PERIOD_MS (its quota period, 100), BENCH_PG_QUIET_RATE (the paced quiet-store run's
+ * new customers a second, 100),
  * BENCH_NODE_FLAGS (extra node flags for the Velvet server, e.g. --cpu-prof), BENCH_LOG_LEVEL
  * (the Velvet server's LOG_LEVEL, info), BENCH_KEEP=1
  * (keep the temporary databases and server logs).
