@@ -17,12 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresEngine } from "../../../test/support/databases.js";
 import { uniqueEmail } from "../../../test/support/orders.js";
 import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
+import type { StoreRef } from "../../db/store-ref.js";
 import { createAccount } from "../accounts/create-account.js";
 import { LIVE_ENRICHMENT } from "../enrichment/enqueue-enrichment.js";
 import type { OrderSubmission } from "./order-request.js";
 import { prepareWrite, writeSubmissions } from "./submission-statement.js";
-
-type Store = Awaited<ReturnType<typeof createAccount>>;
 
 const RUNS = 40;
 
@@ -50,7 +49,7 @@ describe.skipIf(!postgresEngine.available)("submission statement on postgres", (
       Date.now(),
     );
 
-  const newCustomer = (store: Store, email: string, order: OrderSubmission["order"] = null) => {
+  const newCustomer = (store: StoreRef, email: string, order: OrderSubmission["order"] = null) => {
     const now = Date.now();
     return prepareWrite({
       store,
