@@ -152,18 +152,29 @@ class VelvetSqliteDialect extends SqliteDialect {
   }
 
   override createAdapter(): DialectAdapter {
-    return new TransactionalDdlSqliteAdapter();
+    return new GroupCommitSqliteAdapter();
   }
 }
 
 /**
- * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its migrator
- * would run migrations with no transaction and no lock: two processes starting together on a
- * new database both ran 0001 ("table accounts already exists"). Saying yes makes the migrator
- * run in one transaction, whose BEGIN IMMEDIATE takes SQLite's write lock: the second process
- * waits for it, then finds the migrations applied. A failed migration also leaves nothing.
+ * Kysely's SQLite adapter, corrected for the group-commit driver on two counts:
+ * - Multiple connections: Kysely's adapter says SQLite has one, so Kysely would hand out one
+ *   connection at a time (its own mutex, held from acquire to release). The driver has its own
+ *   discipline (a writer lock in arrival order, a reader that never waits, transactions of a
+ *   turn sharing one COMMIT), which that mutex would undo: a read would wait for every pending
+ *   transaction, and no two transactions could share a group.
+ * - Transactional DDL: SQLite runs DDL inside transactions, but Kysely's adapter says it does
+ *   not, so its migrator would run migrations with no transaction and no lock: two processes
+ *   starting together on a new database both ran 0001 ("table accounts already exists").
+ *   Saying yes makes the migrator run in one transaction, whose BEGIN IMMEDIATE takes SQLite's
+ *   write lock: the second process waits for it, then finds the migrations applied. A failed
+ *   migration also leaves nothing.
  */
-class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+class GroupCommitSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+
   override get supportsTransactionalDdl(): boolean {
     return true;
   }

@@ -2,7 +2,8 @@
  * Forward-only, numbered migrations. A failed migration throws: `velvet migrate` and
  * `velvet serve` then stop with a non-zero exit instead of running on a half-made schema.
  */
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import * as m0001 from "./migrations/0001_initial.js";
 import * as m0002 from "./migrations/0002_enrichment.js";
 import * as m0003 from "./migrations/0003_alerts.js";

@@ -3,7 +3,8 @@
  * change (SQLite rebuilds the table) with their unique customer link, the link can now be
  * cleared, and the audit trail refuses UPDATE and DELETE.
  */
-import { type Kysely, Migrator } from "kysely";
+import type { Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { newId } from "../../lib/ids.js";
