@@ -2,6 +2,7 @@
  * The one place that wires Velvet together: configuration → database → dependencies → app.
  * Commands call these functions; nothing else constructs infrastructure.
  */
+import fs from "node:fs";
 import { type DestinationStream, type Logger, pino } from "pino";
 import type { AppDeps } from "./app-deps.js";
 import { type Config, loadConfig } from "./config.js";
@@ -58,9 +59,19 @@ function bufferedStdout(): DestinationStream {
     if (pending === "" || out === null) return;
     const chunk = pending;
     pending = "";
-    out.write(chunk);
+    // A line logged once the destination is ending still goes out, synchronously.
+    if (ending) writeSyncQuietly(chunk);
+    else out.write(chunk);
   };
-  // Registered before the destination, whose own exit handler (a synchronous flush) runs after.
+  // Registered before the destination, whose own handlers run after ours: at 'beforeExit' it
+  // flushes and ends itself (so the lines still gathered here must reach it first), at 'exit'
+  // it flushes synchronously. A process that empties its event loop meets both; one that
+  // calls process.exit() only the second.
+  let ending = false;
+  process.on("beforeExit", () => {
+    handOver();
+    ending = true;
+  });
   process.on("exit", handOver);
   out = pino.destination({ dest: 1, sync: false });
   const destination = out;
@@ -82,6 +93,14 @@ function bufferedStdout(): DestinationStream {
       destination.flush();
     },
   } as DestinationStream;
+}
+
+function writeSyncQuietly(chunk: string): void {
+  try {
+    fs.writeSync(1, chunk);
+  } catch {
+    // Stdout is gone (a closed pipe): nothing can be written anywhere.
+  }
 }
 
 /** The process log (stdout unless `destination` is given), every line scrubbed of people and tokens. */
