@@ -48,7 +48,10 @@ const cost = (requested: number, available: number) => ({
   },
 });
 
-export async function startFakeShopifyCustomers(): Promise<FakeShopifyCustomers> {
+export async function startFakeShopifyCustomers(
+  options: { now?: () => number } = {},
+): Promise<FakeShopifyCustomers> {
+  const now = options.now ?? (() => Date.now());
   const token = "shpat_customers_0123456789abcdef";
   const readOnlyToken = "shpat_readonly_0123456789abcdef";
   const customers = new Map<string, FakeShopifyCustomer>();
@@ -162,7 +165,7 @@ export async function startFakeShopifyCustomers(): Promise<FakeShopifyCustomers>
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const asked = versionInUrl(req.url);
-      const served = asked === null ? null : servingVersion(asked, Date.now());
+      const served = asked === null ? null : servingVersion(asked, now());
       const send = (status: number, body: unknown) => {
         res.writeHead(status, {
           "content-type": "application/json; charset=utf-8",
