@@ -2,11 +2,14 @@
  * The dated platform versions Velvet speaks and when it warns of them (no database): Klaviyo's
  * revision from a year after its date (deprecated) until and past two years (retired), Shopify's
  * Admin API version from 9 months after its release until and past 12 (falls forward); the
- * warnings go to the log, an ended version's as an error; malformed settings stop the start.
+ * warnings go to the log, an ended version's as an error, when a long-running process starts
+ * (both engines); malformed settings stop the start.
  */
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
 import { ConfigError, loadConfig } from "../../config.js";
+import { buildDeps, closeDeps } from "../../main.js";
 import { apiVersionStandings, warnOfAgeingApiVersions } from "./api-version-warnings.js";
 
 const at = (day: string) => Date.parse(`${day}T00:00:00Z`);
@@ -73,3 +76,33 @@ describe("API version warnings", () => {
     }
   });
 });
+
+for (const engine of ENGINES) {
+  describe.skipIf(!engine.available)(`starting a long-running process on ${engine.name}`, () => {
+    it("logs the ageing versions once the clock is past their warning dates, and nothing before", async () => {
+      const database = await engine.create();
+      try {
+        const config = { ...loadConfig({}), database: database.target };
+        for (const [day, expected] of [
+          ["2026-11-27", []],
+          ["2027-10-20", ["KLAVIYO_REVISION", "SHOPIFY_API_VERSION"]],
+        ] as const) {
+          const { lines, log } = capture();
+          const deps = await buildDeps({
+            config,
+            log,
+            clock: { now: () => at(day) },
+            longRunning: true,
+            metrics: false,
+          });
+          await closeDeps(deps);
+          expect(lines.filter((l) => l.setting !== undefined).map((l) => l.setting)).toEqual(
+            expected,
+          );
+        }
+      } finally {
+        await database.drop();
+      }
+    });
+  });
+}
