@@ -5,6 +5,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
+import { versionReleasedAt } from "./lib/api-version-lifecycle.js";
 import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
 
 const boolish = z
@@ -88,6 +89,21 @@ const ConfigSchema = z.object({
 
   // Destinations: where Klaviyo's API is (tests point it at a fake).
   KLAVIYO_BASE_URL: z.string().url().default("https://a.klaviyo.com"),
+  // The dated API versions Velvet speaks: Klaviyo's newest GA revision and Shopify's newest
+  // stable Admin API version as of November 2026 (each platform's changelog).
+  KLAVIYO_REVISION: z
+    .string()
+    .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && versionReleasedAt(v) !== null, {
+      message: "must be a Klaviyo revision date, YYYY-MM-DD (such as 2026-10-15)",
+    })
+    .default("2026-10-15"),
+  SHOPIFY_API_VERSION: z
+    .string()
+    .refine((v) => /^\d{4}-(01|04|07|10)$/.test(v), {
+      message:
+        "must be a Shopify Admin API version, YYYY-MM with a quarter's first month (such as 2026-10)",
+    })
+    .default("2026-10"),
 });
 
 export interface ProviderSettings {
@@ -151,9 +167,13 @@ export interface Config {
     intervalMs: number;
     /** AES-256 key for stored store credentials; null: connecting a store is refused. */
     tokenKey: Buffer | null;
+    /** The Shopify Admin API version in every Shopify URL (sync and the Shopify destination). */
+    shopifyApiVersion: string;
   };
   destinations: {
     klaviyoBaseUrl: string;
+    /** The `revision` header of every Klaviyo request. */
+    klaviyoRevision: string;
   };
   retention: {
     providerDataDays: number;
@@ -262,9 +282,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeSync: {
       intervalMs: e.STORE_SYNC_INTERVAL_SECONDS * 1000,
       tokenKey: e.STORE_TOKEN_KEY === undefined ? null : storeTokenKey(e.STORE_TOKEN_KEY),
+      shopifyApiVersion: e.SHOPIFY_API_VERSION,
     },
     destinations: {
       klaviyoBaseUrl: e.KLAVIYO_BASE_URL.replace(/\/+$/, ""),
+      klaviyoRevision: e.KLAVIYO_REVISION,
     },
     retention: {
       providerDataDays: e.PROVIDER_DATA_RETENTION_DAYS,

@@ -14,6 +14,7 @@ import { alertPersonalData } from "./features/alerts/alert-personal-data.js";
 import { alertOnVip } from "./features/alerts/enqueue-vip-alerts.js";
 import { chargePersonalData } from "./features/billing/charge-personal-data.js";
 import { orderPersonalData } from "./features/customers/order-personal-data.js";
+import { warnOfAgeingApiVersions } from "./features/destinations/api-version-warnings.js";
 import { destinationRegistry } from "./features/destinations/destination-driver.js";
 import { destinationPersonalData } from "./features/destinations/destination-personal-data.js";
 import { destinationHandlers } from "./features/destinations/enqueue-deliveries.js";
@@ -28,6 +29,7 @@ import type { EnrichmentProvider } from "./features/enrichment/providers/provide
 import { createThreadedProviders } from "./features/enrichment/providers/provider-thread.js";
 import { createPromMetrics } from "./features/metrics/create-prom-metrics.js";
 import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
+import { shopifyAccess } from "./features/store-sync/connection-client.js";
 import { verdictPersonalData } from "./features/verdicts/verdict-personal-data.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
@@ -156,6 +158,8 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     throw databaseUnavailable(error, config.database) ?? error;
   }
   const clock = options.clock ?? systemClock;
+  // A process that runs for long says so when the platform versions it speaks are ageing.
+  if (options.longRunning) warnOfAgeingApiVersions(config, clock.now(), log);
   const collect = options.metrics ?? (options.longRunning === true && config.metrics.port !== null);
   const metrics: Metrics = collect
     ? createPromMetrics({
@@ -185,8 +189,11 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
   // Each destination kind and its driver, registered by the feature that owns its credentials.
   const destinations = destinationRegistry([
     webhookDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
-    klaviyoDriver({ baseUrl: config.destinations.klaviyoBaseUrl }),
-    shopifyDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
+    klaviyoDriver({
+      baseUrl: config.destinations.klaviyoBaseUrl,
+      revision: config.destinations.klaviyoRevision,
+    }),
+    shopifyDriver(shopifyAccess(config)),
   ]);
   const deliver = destinationHandlers(destinations);
   return {

@@ -16,6 +16,8 @@
  * - Without the `read_all_orders` scope only orders created in the last 60 days are returned.
  * - Without protected customer data access (`protectedCustomerData: false`) orders come WITH
  *   `ACCESS_DENIED` errors: the customer, e-mail, phone and addresses are null.
+ * - The Admin API version in the URL falls forward to the oldest supported one once it is
+ *   past its 12 months, named in `X-Shopify-API-Version` (shopify-version.ts).
  * Replies can be scripted (429 with Retry-After, any status).
  */
 import { randomBytes } from "node:crypto";
@@ -23,6 +25,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ordersCount, ordersPage, type ShopifyOrderNode, withheld } from "./shopify-orders.js";
 import { queryCost } from "./shopify-query-cost.js";
+import { servingVersion, versionInUrl } from "./shopify-version.js";
 
 export { type ShopifyOrderNode, shopifyOrder } from "./shopify-orders.js";
 
@@ -42,6 +45,8 @@ export interface ShopifyRequest {
   answered: number | "THROTTLED";
   /** The cost charged (requested) for a GraphQL query. */
   cost?: number;
+  /** The Admin API version asked for in the URL, and the one that answered (fell forward). */
+  version?: { asked: string; served: string };
 }
 
 export interface FakeShopify {
@@ -150,7 +155,14 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+        const served = versionInUrl(req.url);
+        res.writeHead(status, {
+          "content-type": "application/json; charset=utf-8",
+          ...(served === null
+            ? {}
+            : { "x-shopify-api-version": servingVersion(served, Date.now()) }),
+          ...headers,
+        });
         res.end(typeof body === "string" ? body : JSON.stringify(body));
       };
       const raw = Buffer.concat(chunks).toString("utf8");
@@ -186,6 +198,9 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       } catch {
         // answered below as a query the fake does not serve
       }
+      const asked = versionInUrl(req.url);
+      const version =
+        asked === null ? undefined : { asked, served: servingVersion(asked, Date.now()) };
       const record = (answered: ShopifyRequest["answered"], charged?: number) =>
         requests.push({
           at: Date.now(),
@@ -194,11 +209,9 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
           variables: parsed.variables ?? {},
           answered,
           cost: charged,
+          version,
         });
-      if (
-        req.method !== "POST" ||
-        !/^\/admin\/api\/\d{4}-\d{2}\/graphql\.json$/.test(req.url ?? "")
-      ) {
+      if (req.method !== "POST" || version === undefined) {
         requests.push({
           at: Date.now(),
           path: "other",

@@ -5,9 +5,17 @@
  * with `userErrors` (an unknown customer, a metafield value that is not of its type); a token
  * without `write_customers` gets ACCESS_DENIED; a scripted THROTTLED answer carries
  * `extensions.cost.throttleStatus`. Failures other than auth are HTTP 200, as Shopify's are.
+ * `metafieldsSet` takes at most 25 metafields and is atomic: with any user error nothing is
+ * written (shopify.dev/docs/api/admin-graphql/latest/mutations/metafieldsSet). The Admin API
+ * version in the URL falls forward once unsupported, named in `X-Shopify-API-Version`
+ * (shopify-version.ts).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { servingVersion, versionInUrl } from "./shopify-version.js";
+
+/** metafieldsSet's input limit (shopify.dev/docs/api/admin-graphql/latest/mutations/metafieldsSet). */
+const METAFIELDS_SET_LIMIT = 25;
 
 export interface FakeShopifyCustomer {
   tags: string[];
@@ -22,7 +30,12 @@ export interface FakeShopifyCustomers {
   readOnlyToken: string;
   /** By numeric id. */
   customers: Map<string, FakeShopifyCustomer>;
-  requests: { query: string; variables: Record<string, unknown> }[];
+  /** Each query, with the Admin API version it asked for and the one that answered. */
+  requests: {
+    query: string;
+    variables: Record<string, unknown>;
+    version: { asked: string; served: string };
+  }[];
   throttle(n: number): void;
   close(): Promise<void>;
 }
@@ -35,7 +48,10 @@ const cost = (requested: number, available: number) => ({
   },
 });
 
-export async function startFakeShopifyCustomers(): Promise<FakeShopifyCustomers> {
+export async function startFakeShopifyCustomers(
+  options: { now?: () => number } = {},
+): Promise<FakeShopifyCustomers> {
+  const now = options.now ?? (() => Date.now());
   const token = "shpat_customers_0123456789abcdef";
   const readOnlyToken = "shpat_readonly_0123456789abcdef";
   const customers = new Map<string, FakeShopifyCustomer>();
@@ -89,6 +105,20 @@ export async function startFakeShopifyCustomers(): Promise<FakeShopifyCustomers>
         const list = (v.metafields ?? []) as Record<string, string>[];
         const userErrors: unknown[] = [];
         const done: unknown[] = [];
+        if (m === "metafieldsSet" && list.length > METAFIELDS_SET_LIMIT) {
+          data[m] = {
+            metafields: null,
+            userErrors: [
+              {
+                field: ["metafields"],
+                message: `Exceeded the maximum metafields input limit of ${METAFIELDS_SET_LIMIT}.`,
+                code: "LESS_THAN_OR_EQUAL_TO",
+              },
+            ],
+          };
+          continue;
+        }
+        const writes: (() => void)[] = [];
         list.forEach((f, i) => {
           const c = find(f.ownerId);
           if (c === undefined) {
@@ -114,9 +144,13 @@ export async function startFakeShopifyCustomers(): Promise<FakeShopifyCustomers>
             });
             return;
           }
-          c.metafields[key] = { type: String(f.type), value: String(f.value) };
+          writes.push(() => {
+            c.metafields[key] = { type: String(f.type), value: String(f.value) };
+          });
           done.push({ id: `gid://shopify/Metafield/${i + 1}` });
         });
+        // Atomic: one user error and nothing is written.
+        if (userErrors.length === 0) for (const write of writes) write();
         data[m] =
           m === "metafieldsSet"
             ? { metafields: userErrors.length > 0 ? null : done, userErrors }
@@ -130,14 +164,16 @@ export async function startFakeShopifyCustomers(): Promise<FakeShopifyCustomers>
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      const asked = versionInUrl(req.url);
+      const served = asked === null ? null : servingVersion(asked, now());
       const send = (status: number, body: unknown) => {
-        res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+        res.writeHead(status, {
+          "content-type": "application/json; charset=utf-8",
+          ...(served === null ? {} : { "x-shopify-api-version": served }),
+        });
         res.end(JSON.stringify(body));
       };
-      if (
-        req.method !== "POST" ||
-        !/^\/admin\/api\/\d{4}-\d{2}\/graphql\.json$/.test(req.url ?? "")
-      )
+      if (req.method !== "POST" || asked === null || served === null)
         return send(404, { errors: "Not Found" });
       const given = req.headers["x-shopify-access-token"];
       if (given !== token && given !== readOnlyToken)
@@ -148,7 +184,11 @@ export async function startFakeShopifyCustomers(): Promise<FakeShopifyCustomers>
         query: string;
         variables?: Record<string, unknown>;
       };
-      requests.push({ query: parsed.query, variables: parsed.variables ?? {} });
+      requests.push({
+        query: parsed.query,
+        variables: parsed.variables ?? {},
+        version: { asked, served },
+      });
       if (throttled > 0) {
         throttled--;
         return send(200, {

@@ -62,7 +62,10 @@ export function registerDestination(program: Command): void {
     .command("klaviyo")
     .description("set Velvet's properties (VIP, score, reasons) on each customer's Klaviyo profile")
     .requiredOption("--account <id>", "the account id", parseId)
-    .requiredOption("--api-key <key>", "a Klaviyo private API key (pk_…) with profiles:write")
+    .requiredOption(
+      "--api-key <key>",
+      "a Klaviyo private API key (pk_…) with Profiles full access (and Data Privacy, to delete forgotten people)",
+    )
     .option("--events <list>", "comma-separated, from customer.enriched, customer.forgotten")
     .option("--json", "print one JSON object")
     .action((opts: AccountOption & { apiKey: string; events?: string }) =>

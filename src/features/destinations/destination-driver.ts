@@ -72,10 +72,10 @@ export interface DestinationDriver {
    */
   accepts?(event: DestinationEvent, data: Record<string, unknown>): boolean;
   /**
-   * True when telling this kind to forget someone it was never sent would do harm (Klaviyo's
-   * upsert would create a profile for them): `customer.forgotten` then goes only where an
-   * earlier event about the person went. A webhook, the merchant's own system, hears of every
-   * erasure.
+   * True when telling this kind to forget someone it was never sent would do harm (Klaviyo
+   * would delete a profile the merchant made without Velvet): `customer.forgotten` then goes
+   * only where an earlier event about the person went. A webhook, the merchant's own system,
+   * hears of every erasure.
    */
   forgetsOnlyWhatItWasSent?: boolean;
   /** Sends one delivery; every outcome is a value (DeliveryResult), never an exception. */

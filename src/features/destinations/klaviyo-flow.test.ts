@@ -1,12 +1,20 @@
 /**
- * The Klaviyo destination end to end, on both engines, against a fake Klaviyo API speaking
- * JSON:API: a VIP's enrichment sets Velvet's properties on the profile (upsert by e-mail), a
- * 429 with Retry-After is waited out without spending an attempt, a key without
- * `profiles:write` fails with Klaviyo's own words, and forgetting the person unsets Velvet's
- * properties while the merchant's profile stays.
+ * The Klaviyo destination end to end, on both engines, against a fake Klaviyo API that applies
+ * Klaviyo's rules (test/fakes/klaviyo.ts: scopes per endpoint, retired revisions answered 410,
+ * an import that creates a missing profile, deletion jobs): a key scoped exactly as the docs say
+ * is added and its test passes; a VIP's properties, and nothing else, arrive under the current
+ * revision; a 429 is waited out without spending an attempt; a key without `profiles:write`
+ * fails with Klaviyo's own words; forgetting the person deletes the profile through the Data
+ * Privacy API and never re-creates one the merchant deleted; without `data-privacy:write` the
+ * profile is not re-created either and the attempt log says why it was not deleted; a retired
+ * revision set through KLAVIYO_REVISION is refused with what to do.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeKlaviyo, startFakeKlaviyo } from "../../../test/fakes/klaviyo.js";
+import {
+  DOCUMENTED_SCOPES,
+  type FakeKlaviyo,
+  startFakeKlaviyo,
+} from "../../../test/fakes/klaviyo.js";
 import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
@@ -16,7 +24,7 @@ import { drainQueue } from "../../../test/support/test-deps.js";
 import { systemActor } from "../audit/audit-actor.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { addDestination } from "./add-destination.js";
-import { KLAVIYO_REVISION } from "./klaviyo/klaviyo-driver.js";
+import { NO_PRIVACY_SCOPE_NOTE } from "./klaviyo/klaviyo-forget.js";
 import { testDestination } from "./test-destination.js";
 
 const actor = systemActor("test");
@@ -45,8 +53,8 @@ for (const engine of ENGINES) {
       await Promise.all([fakes?.close(), klaviyo?.close()]);
     });
 
-    const submit = async (email: string) => {
-      const res = await app.submit(account.apiKey, {
+    const submit = async (to: TestAccount, email: string) => {
+      const res = await app.submit(to.apiKey, {
         email,
         firstName: "Grace",
         lastName: "Hopper",
@@ -55,12 +63,40 @@ for (const engine of ENGINES) {
       });
       return ((await res.json()) as { customerId: string }).customerId;
     };
-    const delivery = (customerId: string) =>
+    const delivery = (eventKey: string) =>
       app.deps.db.kysely
         .selectFrom("destination_deliveries")
         .selectAll()
-        .where("event_key", "=", `customer.enriched:${customerId}`)
+        .where("event_key", "=", eventKey)
         .executeTakeFirst();
+    const delivered = (customerId: string) =>
+      waitFor(
+        "delivered",
+        async () => (await delivery(`customer.enriched:${customerId}`))?.status === "delivered",
+        20_000,
+      );
+    /** The customer.forgotten delivery's attempts to this destination, oldest first. */
+    const forgetAttempts = async (destinationId: string) => {
+      await drainQueue(app.deps, 20_000);
+      return app.deps.db.kysely
+        .selectFrom("destination_attempts as a")
+        .innerJoin("destination_deliveries as d", "d.id", "a.delivery_id")
+        .select(["a.outcome", "a.status_code", "a.error", "d.status", "d.last_error"])
+        .where("d.destination_id", "=", destinationId)
+        .where("d.event", "=", "customer.forgotten")
+        .orderBy("a.attempted_at")
+        .execute();
+    };
+    const withKlaviyo = async (name: string, apiKey: string) => {
+      const to = await app.createAccount({ name });
+      const added = await addDestination(app.deps, {
+        accountId: to.accountId,
+        kind: "klaviyo",
+        fields: { apiKey },
+        actor,
+      });
+      return { to, destinationId: added.destinationId, events: added.events };
+    };
 
     it("refuses a key that is not a private key", async () => {
       await expect(
@@ -73,7 +109,7 @@ for (const engine of ENGINES) {
       ).rejects.toThrow("private API key (pk_…)");
     });
 
-    it("sets a VIP's properties, waits out a 429, and unsets them when the person is forgotten", async () => {
+    it("takes a key scoped as documented, sets only Velvet's properties under the current revision, waits out a 429 and deletes the profile when the person is forgotten", async () => {
       const added = await addDestination(app.deps, {
         accountId: account.accountId,
         kind: "klaviyo",
@@ -81,24 +117,35 @@ for (const engine of ENGINES) {
         actor,
       });
       expect(added.events).toEqual(["customer.enriched", "customer.forgotten"]);
+      // The key holds profiles:write (with read) and data-privacy:write, nothing else.
+      expect(DOCUMENTED_SCOPES).toEqual(["profiles:write", "data-privacy:write"]);
       const tested = await testDestination(app.deps, {
         accountId: account.accountId,
         destinationId: added.destinationId,
       });
       expect(tested).toMatchObject({ outcome: "delivered", statusCode: 200 });
+
+      // The merchant's profile exists already, with their own name for the person.
+      const email = `grace-${engine.name}-${++n}@navy-systems.com`;
+      klaviyo.profiles.set(email, {
+        id: `merchant-${n}`,
+        email,
+        first_name: "Admiral",
+        properties: { loyalty_tier: "gold" },
+      });
       klaviyo.requests.length = 0;
       klaviyo.throttle(1, 1);
-      const email = `grace-${engine.name}-${++n}@navy-systems.com`;
-      const customerId = await submit(email);
-      await waitFor(
-        "delivered",
-        async () => (await delivery(customerId))?.status === "delivered",
-        20_000,
-      );
+      const customerId = await submit(account, email);
+      await delivered(customerId);
 
       const profile = klaviyo.profiles.get(email);
-      expect(profile).toMatchObject({ email, first_name: "Grace", last_name: "Hopper" });
-      expect(profile?.properties).toMatchObject({ velvet_vip: true, velvet_historical: false });
+      expect(profile).toMatchObject({ email, first_name: "Admiral" });
+      expect(profile?.last_name).toBeUndefined();
+      expect(profile?.properties).toMatchObject({
+        loyalty_tier: "gold",
+        velvet_vip: true,
+        velvet_historical: false,
+      });
       expect(profile?.properties.velvet_score).toBeGreaterThan(
         profile?.properties.velvet_threshold as number,
       );
@@ -107,10 +154,13 @@ for (const engine of ENGINES) {
       expect(calls).toHaveLength(2);
       for (const call of calls) {
         expect(call.headers.authorization).toBe(`Klaviyo-API-Key ${klaviyo.apiKey}`);
-        expect(call.headers.revision).toBe(KLAVIYO_REVISION);
+        expect(call.headers.revision).toBe("2026-10-15");
+        expect(
+          Object.keys((call.body as { data: { attributes: object } }).data.attributes),
+        ).toEqual(["email", "properties"]);
       }
       // The 429 was logged but spent no attempt.
-      const row = await delivery(customerId);
+      const row = await delivery(`customer.enriched:${customerId}`);
       expect(row?.attempts).toBe(1);
       const attempts = await app.deps.db.kysely
         .selectFrom("destination_attempts")
@@ -120,29 +170,76 @@ for (const engine of ENGINES) {
         .execute();
       expect(attempts.map((a) => [a.outcome, a.status_code])).toEqual([
         ["retry", 429],
-        ["delivered", 201],
+        ["delivered", 200],
       ]);
       expect(attempts[0]?.error).toContain("throttled: Request was throttled.");
 
-      // The merchant's own property stays through the erasure; Velvet's go.
-      (profile as { properties: Record<string, unknown> }).properties.loyalty_tier = "gold";
+      klaviyo.requests.length = 0;
       await eraseCustomer(app.deps, {
         accountId: account.accountId,
         lookup: { customerId },
         actor,
       });
-      await waitFor(
-        "unset",
-        () =>
-          !Object.keys(klaviyo.profiles.get(email)?.properties ?? {}).some((k) =>
-            k.startsWith("velvet_"),
-          ),
-        20_000,
-      );
-      expect(klaviyo.profiles.get(email)).toMatchObject({
-        first_name: "Grace",
-        properties: { loyalty_tier: "gold" },
+      const forgot = await forgetAttempts(added.destinationId);
+      expect(forgot.map((a) => [a.outcome, a.status_code, a.error])).toEqual([
+        ["delivered", 202, null],
+      ]);
+      expect(klaviyo.deletionJobs).toContain(email);
+      expect(klaviyo.profiles.has(email)).toBe(false);
+      expect(klaviyo.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        "POST /api/data-privacy-deletion-jobs",
+      ]);
+    });
+
+    it("does not re-create a profile the merchant deleted when the person is forgotten", async () => {
+      const { to, destinationId } = await withKlaviyo("Deleted Profile", klaviyo.apiKey);
+      const email = `gone-${engine.name}-${++n}@navy-systems.com`;
+      const customerId = await submit(to, email);
+      await delivered(customerId);
+      klaviyo.profiles.delete(email); // the merchant deleted it in Klaviyo
+      await eraseCustomer(app.deps, { accountId: to.accountId, lookup: { customerId }, actor });
+      const forgot = await forgetAttempts(destinationId);
+      expect(forgot.at(-1)).toMatchObject({ outcome: "delivered", status: "delivered" });
+      expect(klaviyo.profiles.has(email)).toBe(false);
+    });
+
+    it("without data-privacy:write unsets Velvet's properties on an existing profile, re-creates none, and says the profile was not deleted", async () => {
+      const key = klaviyo.keyWith(["profiles:write"]);
+      const { to, destinationId } = await withKlaviyo("No Privacy Scope", key);
+      const kept = `kept-${engine.name}-${++n}@navy-systems.com`;
+      const gone = `gone-${engine.name}-${++n}@navy-systems.com`;
+      const [keptId, goneId] = [await submit(to, kept), await submit(to, gone)];
+      await Promise.all([delivered(keptId), delivered(goneId)]);
+      (klaviyo.profiles.get(kept) as { properties: Record<string, unknown> }).properties.tier =
+        "gold";
+      klaviyo.profiles.delete(gone);
+
+      await eraseCustomer(app.deps, {
+        accountId: to.accountId,
+        lookup: { customerId: keptId },
+        actor,
       });
+      await eraseCustomer(app.deps, {
+        accountId: to.accountId,
+        lookup: { customerId: goneId },
+        actor,
+      });
+      const forgot = await forgetAttempts(destinationId);
+      expect(forgot).toHaveLength(2);
+      for (const a of forgot) {
+        expect(a).toMatchObject({ outcome: "delivered", status: "delivered" });
+        expect(a.error).toContain(NO_PRIVACY_SCOPE_NOTE);
+        expect(a.last_error).toBe(a.error);
+      }
+      expect(forgot.map((a) => a.error)).toEqual(
+        expect.arrayContaining([
+          expect.stringContaining("Velvet's properties were removed from it"),
+          expect.stringContaining("Klaviyo has no profile with this e-mail"),
+        ]),
+      );
+      expect(klaviyo.profiles.get(kept)?.properties).toEqual({ tier: "gold" });
+      expect(klaviyo.profiles.has(gone)).toBe(false);
+      expect(klaviyo.deletionJobs).not.toContain(kept);
     });
 
     it("does not create a profile to forget someone Klaviyo was never sent", async () => {
@@ -172,27 +269,66 @@ for (const engine of ENGINES) {
     });
 
     it("fails a key without profiles:write with Klaviyo's own words", async () => {
-      const other = await app.createAccount({ name: "Read Only" });
-      await addDestination(app.deps, {
-        accountId: other.accountId,
-        kind: "klaviyo",
-        fields: { apiKey: klaviyo.readOnlyKey },
-        actor,
-      });
-      const res = await app.submit(other.apiKey, {
-        email: `ro-${engine.name}-${++n}@navy-systems.com`,
-        firstName: "Ro",
-        lastName: "Key",
-      });
-      const { customerId } = (await res.json()) as { customerId: string };
+      const { to } = await withKlaviyo("Read Only", klaviyo.readOnlyKey);
+      const customerId = await submit(to, `ro-${engine.name}-${++n}@navy-systems.com`);
       await waitFor(
         "failed",
-        async () => (await delivery(customerId))?.status === "failed",
+        async () => (await delivery(`customer.enriched:${customerId}`))?.status === "failed",
         20_000,
       );
-      expect((await delivery(customerId))?.last_error).toBe(
+      expect((await delivery(`customer.enriched:${customerId}`))?.last_error).toBe(
         "403 permission_denied: This API key is missing required scopes: profiles:write.",
       );
     });
+
+    it("refuses a retired revision set through KLAVIYO_REVISION, saying what to do", async () => {
+      const old = await startTestApp(engine, {
+        database: app.database,
+        env: {
+          ...STORE_SYNC_ENV,
+          KLAVIYO_BASE_URL: klaviyo.baseUrl,
+          KLAVIYO_REVISION: "2024-10-15",
+        },
+      });
+      try {
+        const to = await old.createAccount({ name: "Old Revision" });
+        const added = await addDestination(old.deps, {
+          accountId: to.accountId,
+          kind: "klaviyo",
+          fields: { apiKey: klaviyo.apiKey },
+          actor,
+        });
+        const tested = await testDestination(old.deps, {
+          accountId: to.accountId,
+          destinationId: added.destinationId,
+        });
+        expect(tested).toMatchObject({ outcome: "failed", statusCode: 410 });
+        expect(tested?.error).toContain(
+          "Klaviyo no longer serves API revision 2024-10-15: set KLAVIYO_REVISION to Klaviyo's current revision",
+        );
+        expect(klaviyo.requests.at(-1)?.headers.revision).toBe("2024-10-15");
+      } finally {
+        await old.close();
+      }
+    });
   });
 }
+
+describe("the fake Klaviyo's revision rule", () => {
+  it("answers 400 to a malformed revision and 410 to one retired two years after its date", async () => {
+    const klaviyo = await startFakeKlaviyo({ now: () => Date.UTC(2026, 10, 27) });
+    try {
+      const ask = (revision: string) =>
+        fetch(`${klaviyo.baseUrl}/api/profiles?page%5Bsize%5D=1`, {
+          headers: { authorization: `Klaviyo-API-Key ${klaviyo.apiKey}`, revision },
+        }).then((r) => r.status);
+      expect(await ask("2026-13-45")).toBe(400);
+      expect(await ask("latest")).toBe(400);
+      expect(await ask("2024-10-15")).toBe(410);
+      expect(await ask("2024-11-28")).toBe(200);
+      expect(await ask("2026-10-15")).toBe(200);
+    } finally {
+      await klaviyo.close();
+    }
+  });
+});

@@ -11,6 +11,7 @@ import {
   type FakeShopifyCustomers,
   startFakeShopifyCustomers,
 } from "../../../test/fakes/shopify-customers.js";
+import { servingVersion } from "../../../test/fakes/shopify-version.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
@@ -22,6 +23,7 @@ import { systemActor } from "../audit/audit-actor.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { sealCredentials } from "../store-sync/credentials.js";
 import { addDestination } from "./add-destination.js";
+import { TAG_VIP } from "./shopify/shopify-graphql.js";
 import { testDestination } from "./test-destination.js";
 
 const actor = systemActor("test");
@@ -191,6 +193,10 @@ for (const engine of ENGINES) {
         20_000,
       );
       expect(shopify.customers.get(shopifyId)).toEqual({ tags: ["wholesale"], metafields: {} });
+      // Every call named the current Admin API version, and Shopify answered with that one.
+      expect(new Set(shopify.requests.map((r) => JSON.stringify(r.version)))).toEqual(
+        new Set([JSON.stringify({ asked: "2026-10", served: "2026-10" })]),
+      );
     });
 
     it("fails a delivery with Shopify's userErrors when the customer is gone there", async () => {
@@ -207,3 +213,49 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe("the fake Shopify's version and metafieldsSet rules", () => {
+  it("falls forward from an unsupported version to the oldest supported one, and takes 25 metafields at most", async () => {
+    const shopify = await startFakeShopifyCustomers({ now: () => Date.UTC(2026, 10, 27) });
+    try {
+      shopify.customers.set("1", { tags: [], metafields: {} });
+      const ask = (version: string, count: number) =>
+        fetch(`${shopify.shop}/admin/api/${version}/graphql.json`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-shopify-access-token": shopify.token },
+          body: JSON.stringify({
+            query: TAG_VIP,
+            variables: {
+              id: "gid://shopify/Customer/1",
+              tags: ["VIP"],
+              metafields: Array.from({ length: count }, (_, i) => ({
+                ownerId: "gid://shopify/Customer/1",
+                namespace: "velvet",
+                key: `k${i}`,
+                type: "number_integer",
+                value: "1",
+              })),
+            },
+          }),
+        });
+      // 2025-10 was supported until 2026-10-01; the oldest supported after it is 2026-01.
+      const fell = await ask("2025-10", 25);
+      expect(fell.headers.get("x-shopify-api-version")).toBe("2026-01");
+      expect(shopify.requests.at(-1)?.version).toEqual({ asked: "2025-10", served: "2026-01" });
+      expect(servingVersion("2025-10", Date.UTC(2026, 10, 27))).toBe("2026-01");
+      expect(servingVersion("2026-10", Date.UTC(2026, 10, 27))).toBe("2026-10");
+      expect(servingVersion("2024-01", Date.UTC(2026, 10, 27))).toBe("2026-01");
+      expect(Object.keys(shopify.customers.get("1")?.metafields ?? {})).toHaveLength(25);
+
+      const over = (await (await ask("2026-10", 26)).json()) as {
+        data: { metafieldsSet: { userErrors: { message: string }[] } };
+      };
+      expect(over.data.metafieldsSet.userErrors[0]?.message).toBe(
+        "Exceeded the maximum metafields input limit of 25.",
+      );
+      expect(Object.keys(shopify.customers.get("1")?.metafields ?? {})).toHaveLength(25);
+    } finally {
+      await shopify.close();
+    }
+  });
+});

@@ -25,7 +25,7 @@ import { newId } from "../../lib/ids.js";
 import { getAccount } from "../accounts/get-account.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
-import { platformClient } from "./connection-client.js";
+import { platformClient, shopifyAccess } from "./connection-client.js";
 import {
   type Credentials,
   checkShopifyCredentials,
@@ -219,13 +219,18 @@ export async function verifyConnection(
   now: number,
   asked: number,
 ) {
-  const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
   let latest = credentials;
   const signal = AbortSignal.timeout(60_000);
   return withPlatformErrors(deps, connection.platform, "check the credentials", async () => {
-    const client = platformClient(http, connection, credentials, allowPrivate, (c) => {
-      latest = c;
-    });
+    const client = platformClient(
+      http,
+      connection,
+      credentials,
+      shopifyAccess(deps.config),
+      (c) => {
+        latest = c;
+      },
+    );
     let backfillDays = asked;
     let cut = { asked, reason: "" };
     const scopes = (await client.grantedScopes?.(signal)) ?? null;

@@ -17,12 +17,15 @@ import {
   wooOrder,
 } from "../../../test/fakes/woocommerce-rest.js";
 import { testPlatformHttp } from "../../../test/support/store-sync.js";
+import { loadConfig } from "../../config.js";
 import { PlatformError } from "./platform-http.js";
-import { createShopifyClient, SHOPIFY_API_VERSION } from "./shopify-client.js";
+import { createShopifyClient } from "./shopify-client.js";
 import { ORDERS_COUNT_QUERY } from "./shopify-order.js";
 import { createWooCommerceClient } from "./woocommerce-client.js";
 
 const DAY = 24 * 60 * 60 * 1000;
+/** The version Velvet asks for by default (SHOPIFY_API_VERSION unset). */
+const SHOPIFY_API_VERSION = loadConfig({}).storeSync.shopifyApiVersion;
 const ago = (ms: number) => new Date(Date.now() - ms);
 const since = () => ago(30 * DAY).toISOString();
 const signal = () => AbortSignal.timeout(10_000);
@@ -47,7 +50,7 @@ describe("counting a pass's orders", () => {
       http,
       shopify.shop,
       { platform: "shopify", token: shopify.token },
-      true,
+      { allowPrivate: true, apiVersion: SHOPIFY_API_VERSION },
     );
     expect(await client.countOrders(since(), signal())).toEqual({
       count: 10_000,
@@ -76,7 +79,7 @@ describe("counting a pass's orders", () => {
       http,
       shopify.shop,
       { platform: "shopify", token: shopify.token },
-      true,
+      { allowPrivate: true, apiVersion: SHOPIFY_API_VERSION },
     );
     const refused = await client.countOrders(since(), signal()).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PlatformError);

@@ -22,7 +22,7 @@
 import type { Selectable } from "kysely";
 import type { StoreConnectionsTable } from "../../db/schema.js";
 import { withoutSecrets } from "../../lib/without-secrets.js";
-import { platformClient } from "./connection-client.js";
+import { platformClient, shopifyAccess } from "./connection-client.js";
 import { openCredentials, sealCredentials, secretsOf } from "./credentials.js";
 import { PlatformError, type PlatformHttp } from "./platform-http.js";
 import { type AfterOrderHook, storePage } from "./store-page.js";
@@ -69,17 +69,22 @@ export async function syncConnection(
   try {
     const credentials = openCredentials(key, connection.id, connection.credentials);
     secrets.push(...secretsOf(credentials));
-    const allowPrivate = deps.config.alerts.allowPrivateWebhooks;
     // A renewed token (or a host's quirk found out) is saved at once, for the next run.
-    const client = platformClient(options.http, connection, credentials, allowPrivate, (c) => {
-      secrets.push(...secretsOf(c));
-      return deps.db.kysely
-        .updateTable("store_connections")
-        .set({ credentials: sealCredentials(key, connectionId, c), updated_at: deps.clock.now() })
-        .where("id", "=", connectionId)
-        .execute()
-        .then(() => undefined);
-    });
+    const client = platformClient(
+      options.http,
+      connection,
+      credentials,
+      shopifyAccess(deps.config),
+      (c) => {
+        secrets.push(...secretsOf(c));
+        return deps.db.kysely
+          .updateTable("store_connections")
+          .set({ credentials: sealCredentials(key, connectionId, c), updated_at: deps.clock.now() })
+          .where("id", "=", connectionId)
+          .execute()
+          .then(() => undefined);
+      },
+    );
     for (;;) {
       const cursor = JSON.parse(connection.cursor) as SyncCursor;
       const page = await client.fetchPage(cursor, options.signal);

@@ -36,9 +36,16 @@ import {
 } from "./store-platform.js";
 import { waitForRoom, withWaits } from "./wait-politely.js";
 
-/** A stable Admin API version; Shopify supports each for at least 12 months. */
-export const SHOPIFY_API_VERSION = "2026-07";
 export const SHOPIFY_PAGE_SIZE = 50;
+
+/**
+ * How Velvet reaches a shop: whether private addresses are allowed (tests, a proxy) and the
+ * Admin API version in the URL (SHOPIFY_API_VERSION; its lifecycle in shopify-api-version.ts).
+ */
+export interface ShopifyAccess {
+  allowPrivate: boolean;
+  apiVersion: string;
+}
 
 const Cost = z.object({
   requestedQueryCost: z.number().nullish(),
@@ -83,9 +90,9 @@ const Answer = z.object({
 type GraphQlError = NonNullable<z.infer<typeof Answer>["errors"]>[number];
 
 /** `name.myshopify.com`; with private addresses allowed (tests, a proxy), any http(s) origin. */
-export function shopifyEndpoint(shop: string, allowPrivate: boolean): string {
-  const origin = shopOrigin(shop, allowPrivate);
-  return `${origin}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`;
+export function shopifyEndpoint(shop: string, access: ShopifyAccess): string {
+  const origin = shopOrigin(shop, access.allowPrivate);
+  return `${origin}/admin/api/${access.apiVersion}/graphql.json`;
 }
 
 /** The shop as stored: its myshopify.com domain (with private addresses allowed, an origin). */
@@ -133,13 +140,13 @@ export function createShopifyClient(
   http: PlatformHttp,
   shop: string,
   credentials: ShopifyCredentials,
-  allowPrivate: boolean,
+  access: ShopifyAccess,
   onCredentials?: (credentials: ShopifyCredentials) => void | Promise<void>,
 ): PlatformClient {
-  const endpoint = shopifyEndpoint(shop, allowPrivate);
+  const endpoint = shopifyEndpoint(shop, access);
   const tokens = shopifyTokenSource(
     http,
-    shopOrigin(shop, allowPrivate),
+    shopOrigin(shop, access.allowPrivate),
     credentials,
     onCredentials,
   );

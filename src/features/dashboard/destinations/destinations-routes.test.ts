@@ -142,6 +142,8 @@ for (const engine of ENGINES) {
         expect(listed.html).toContain("Destination added");
         expect(listed.html).toContain("Klaviyo (key …wxyz)");
         expect(listed.html).not.toContain(key);
+        // The Klaviyo revision Velvet speaks is current: no warning.
+        expect(listed.html).not.toContain("data-api-version");
         // Shopify needs a connected store first; another account's (or no) connection is refused.
         expect(listed.html).toContain("Connect a Shopify store first");
         const shopify = await browser.submit(DESTINATIONS_PATH, `${DESTINATIONS_PATH}/shopify`, {
@@ -150,6 +152,29 @@ for (const engine of ENGINES) {
         });
         expect(shopify.status).toBe(400);
         expect(await shopify.text()).toContain("No connected Shopify store");
+      });
+
+      it("warns of an ageing Klaviyo revision to the accounts using Klaviyo, once the clock passes its warning date", async () => {
+        // 2027-11-01: Klaviyo's 2026-10-15 revision is deprecated (over a year old).
+        const later = await startTestApp(engine, {
+          database: app.database,
+          env: STORE_SYNC_ENV,
+          clock: { now: () => Date.UTC(2027, 10, 1) },
+        });
+        try {
+          const { browser } = await signInNewAccount(later);
+          expect((await browser.page(DESTINATIONS_PATH)).html).not.toContain("data-api-version");
+          await browser.submit(DESTINATIONS_PATH, `${DESTINATIONS_PATH}/klaviyo`, {
+            apiKey: "pk_0123456789abcdefghij0123abcd",
+          });
+          const listed = await browser.page(DESTINATIONS_PATH);
+          expect(listed.html).toContain("data-api-version");
+          expect(listed.html).toContain(
+            "Klaviyo API revision 2026-10-15 (KLAVIYO_REVISION) is more than 12 months old: Klaviyo stops serving it on 2028-10-15",
+          );
+        } finally {
+          await later.close();
+        }
       });
     },
   );

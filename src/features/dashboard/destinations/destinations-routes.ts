@@ -10,6 +10,7 @@ import { AppError } from "../../../lib/app-error.js";
 import { isUuid } from "../../../lib/ids.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { addDestination } from "../../destinations/add-destination.js";
+import { apiVersionStandings } from "../../destinations/api-version-warnings.js";
 import type { DestinationsDeps } from "../../destinations/destination-driver.js";
 import { listDeliveries } from "../../destinations/list-deliveries.js";
 import { listDestinations } from "../../destinations/list-destinations.js";
@@ -42,14 +43,24 @@ async function renderList(
   deps: Deps,
   reply: FastifyReply,
   session: DashboardSession,
-  extra: Omit<DestinationsProps, "session" | "destinations" | "shops">,
+  extra: Omit<DestinationsProps, "session" | "destinations" | "shops" | "versionWarnings">,
   status = 200,
 ) {
   const destinations = await listDestinations(deps.db.kysely, session.accountId);
   const shops = (await listConnections(deps.db.kysely, session.accountId))
     .filter((c) => c.platform === "shopify")
     .map((c) => ({ connectionId: c.connectionId, shop: c.shop }));
-  return sendPage(reply, destinationsView({ session, destinations, shops, ...extra }), status);
+  // An ageing platform version is shown to the accounts that use the platform.
+  const uses = new Set<string>(destinations.map((d) => d.kind));
+  if (shops.length > 0) uses.add("shopify");
+  const versionWarnings = apiVersionStandings(deps.config, deps.clock.now())
+    .filter((s) => s.warning !== null && uses.has(s.platform.toLowerCase()))
+    .map((s) => ({ stage: s.stage, text: s.warning ?? "" }));
+  return sendPage(
+    reply,
+    destinationsView({ session, destinations, shops, versionWarnings, ...extra }),
+    status,
+  );
 }
 
 export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & DestinationsDeps) {

@@ -30,6 +30,8 @@ export interface DestinationsProps {
   refused?: { form: "webhook" | "klaviyo" | "shopify"; url: string; error: string };
   /** The account's connected Shopify stores, for the Shopify form. */
   shops: { connectionId: string; shop: string }[];
+  /** Platform API versions this process speaks that are ageing or no longer served. */
+  versionWarnings: { stage: "current" | "ageing" | "ended"; text: string }[];
 }
 
 function postButton(
@@ -72,7 +74,7 @@ function addForm(p: DestinationsProps): SafeHtml {
 </section>
 <section class="panel" aria-labelledby="add-klaviyo-title">
   <div class="panel-head"><h2 id="add-klaviyo-title">Add Klaviyo</h2></div>
-  <p class="muted">Each enrichment sets <code>velvet_vip</code>, <code>velvet_score</code> and <code>velvet_reasons</code> on the customer's Klaviyo profile (found or created by e-mail), for your segments and flows; forgetting a person unsets them. In Klaviyo: Settings › API keys › Create Private API Key, with <strong>Profiles: Full access</strong>.</p>
+  <p class="muted">Each enrichment sets <code>velvet_vip</code>, <code>velvet_score</code> and <code>velvet_reasons</code> on the customer's Klaviyo profile (found or created by e-mail), for your segments and flows; Velvet writes nothing else there. Forgetting a person deletes their Klaviyo profile. In Klaviyo: Settings › API keys › Create Private API Key, a custom key with <strong>Profiles: Full access</strong> and <strong>Data Privacy: Full access</strong> (without it, forgetting a person only removes Velvet's properties from the profile).</p>
   ${refusal(p, "klaviyo")}
   <form method="post" action="${DESTINATIONS_PATH}/klaviyo">${csrfField(p.session)}
     ${field({ name: "apiKey", label: "Private API key", type: "password", placeholder: "pk_…", required: true, autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again." })}
@@ -115,6 +117,7 @@ ${pageHead("Destinations", "Where Velvet hands on what it learns: your own syste
 ${settingsTabs("integrations", p.session.role)}
 ${integrationsNav("destinations")}
 ${notice(p.notice)}
+${p.versionWarnings.map((w) => html`<div class="notice ${w.stage === "ended" ? "error" : "warn"}" role="${w.stage === "ended" ? "alert" : "status"}" data-api-version><p>${w.text}</p></div>`)}
 ${
   p.added
     ? html`<div class="notice success" role="status"><p>Webhook added. Its signing secret, shown this once: keep it with your receiver.</p><p><code class="secret">${p.added.secret}</code></p></div>`

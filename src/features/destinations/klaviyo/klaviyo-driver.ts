@@ -1,34 +1,35 @@
 /**
- * The Klaviyo destination: each customer event becomes `POST /api/profile-import` (create or
- * update a profile by e-mail) with a private API key (`Authorization: Klaviyo-API-Key pk_…`),
- * a dated `revision` header and a JSON:API body (klaviyo-profile.ts), through the process's
- * outbound client. A forgotten person's Velvet properties are unset; the profile stays.
- *
- * Answers: 200/201 delivered; 429 (Klaviyo's burst and steady limits) waits for Retry-After
- * without spending an attempt; 5xx and network failures are retried; 400 (its JSON:API
- * `errors[].detail` kept), 401 and 403 (a revoked key or one without `profiles:write`) fail.
+ * The Klaviyo destination, with a private API key (`Authorization: Klaviyo-API-Key pk_…`), the
+ * dated `revision` header (KLAVIYO_REVISION; its lifecycle in klaviyo-revision.ts) and JSON:API
+ * bodies (klaviyo-profile.ts), through the process's outbound client:
+ * - `customer.enriched` → POST /api/profile-import: Velvet's properties on the profile found
+ *   or created by e-mail (`profiles:write`);
+ * - `customer.forgotten` → a deletion job, or without `data-privacy:write` Velvet's properties
+ *   unset on an existing profile (klaviyo-forget.ts);
+ * - "Send a test" → GET /api/profiles (one, its e-mail only: `profiles:read`, which a key with
+ *   Profiles full access has), so a key scoped as the docs say passes.
+ * Answers are read in klaviyo-answer.ts.
  */
 import { AppError } from "../../../lib/app-error.js";
-import { excerpt } from "../../../lib/excerpt.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
 import type { DestinationDriver } from "../destination-driver.js";
+import { readAnswer } from "./klaviyo-answer.js";
+import { forgetInKlaviyo } from "./klaviyo-forget.js";
 import { CustomerEventBody, profileImport } from "./klaviyo-profile.js";
 
-/** The API revision Velvet's requests are written against (Klaviyo dates its versions). */
-export const KLAVIYO_REVISION = "2024-10-15";
-const DEFAULT_WAIT_MS = 1_000;
-
-export function klaviyoDriver(options: { baseUrl: string }): DestinationDriver {
+export function klaviyoDriver(options: { baseUrl: string; revision: string }): DestinationDriver {
   return {
     kind: "klaviyo",
     events: ["customer.enriched", "customer.forgotten"],
+    // Klaviyo hears of a forgotten person only when it heard of them before: the merchant's own
+    // profiles of people Velvet never sent are not Velvet's to delete.
     forgetsOnlyWhatItWasSent: true,
     async prepare(_deps, _accountId, input, events) {
       const apiKey = (input.apiKey ?? "").trim();
       if (!/^pk_[A-Za-z0-9]{20,}$/.test(apiKey)) {
         throw new AppError(
           "bad_request",
-          "Cannot add Klaviyo: give a private API key (pk_…) with the profiles:write scope",
+          "Cannot add Klaviyo: give a private API key (pk_…) with Profiles full access (profiles:read and profiles:write), and Data Privacy full access (data-privacy:write) to delete forgotten people's profiles",
         );
       }
       return {
@@ -43,51 +44,37 @@ export function klaviyoDriver(options: { baseUrl: string }): DestinationDriver {
         return { outcome: "failed", statusCode: null, error: "the destination has no API key" };
       const headers = {
         authorization: `Klaviyo-API-Key ${destination.secret}`,
-        revision: KLAVIYO_REVISION,
+        revision: options.revision,
         accept: "application/vnd.api+json",
         "content-type": "application/vnd.api+json",
       };
-      const request = delivery.test
-        ? { url: `${options.baseUrl}/api/accounts`, method: "GET" as const, headers }
-        : {
-            url: `${options.baseUrl}/api/profile-import`,
-            method: "POST" as const,
-            headers,
-            body: JSON.stringify(profileImport(CustomerEventBody.parse(JSON.parse(delivery.body)))),
-          };
-      const res = await deps.http.send(request, signal);
-      if (res.kind === "refused") return { outcome: "failed", statusCode: null, error: res.error };
-      if (res.kind !== "answered") return { outcome: "retry", statusCode: null, error: res.error };
-      if (res.verdict === "ok")
-        return { outcome: "delivered", statusCode: res.status, error: null };
-      const error = `${res.status} ${jsonApiError(res.body)}`.trim();
-      if (res.status === 429) {
-        const delayMs = res.retryAfterMs ?? DEFAULT_WAIT_MS;
-        return { outcome: "deferred", delayMs, error, statusCode: res.status };
+      const { baseUrl, revision } = options;
+      if (delivery.test) {
+        const query = new URLSearchParams({ "page[size]": "1", "fields[profile]": "email" });
+        const res = await deps.http.send(
+          { url: `${baseUrl}/api/profiles?${query}`, method: "GET", headers },
+          signal,
+        );
+        return readAnswer(res, revision);
       }
-      if (res.verdict === "retry") {
-        return res.retryAfterMs === undefined
-          ? { outcome: "retry", statusCode: res.status, error }
-          : { outcome: "retry", statusCode: res.status, error, delayMs: res.retryAfterMs };
-      }
-      return { outcome: "failed", statusCode: res.status, error };
+      const event = CustomerEventBody.parse(JSON.parse(delivery.body));
+      if (event.type === "customer.forgotten")
+        return forgetInKlaviyo(
+          deps,
+          { baseUrl, revision, headers },
+          event.data.customer.email,
+          signal,
+        );
+      const res = await deps.http.send(
+        {
+          url: `${baseUrl}/api/profile-import`,
+          method: "POST",
+          headers,
+          body: JSON.stringify(profileImport(event)),
+        },
+        signal,
+      );
+      return readAnswer(res, revision);
     },
   };
-}
-
-/** Klaviyo's JSON:API `errors`: each one's code and detail (or title), else the body's excerpt. */
-function jsonApiError(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as {
-      errors?: { code?: string; detail?: string; title?: string }[];
-    };
-    const errors = parsed.errors ?? [];
-    if (errors.length > 0)
-      return excerpt(
-        errors.map((e) => `${e.code ?? "error"}: ${e.detail ?? e.title ?? ""}`).join("; "),
-      );
-  } catch {
-    // Not JSON: the excerpt below.
-  }
-  return excerpt(body);
 }

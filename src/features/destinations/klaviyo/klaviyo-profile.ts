@@ -1,8 +1,10 @@
 /**
- * What Velvet writes on a Klaviyo profile: its own properties, prefixed `velvet_` so that the
- * merchant's other properties are never touched, set from a customer event and unset (with
- * `meta.patch_properties.unset`) when the person is forgotten. The profile itself is the
- * merchant's and stays.
+ * What Velvet sends Klaviyo, as JSON:API bodies: its own properties, prefixed `velvet_`, on the
+ * profile found or created by e-mail (POST /api/profile-import), and nothing else: the name and
+ * every other attribute are the merchant's and never written. Forgetting a person is a deletion
+ * job (POST /api/data-privacy-deletion-jobs) or, for a key without `data-privacy:write`, an
+ * update of the existing profile that unsets Velvet's properties (PATCH /api/profiles/{id},
+ * `meta.patch_properties.unset`), never an import, which would create the profile again.
  */
 import { z } from "zod";
 
@@ -44,25 +46,13 @@ function reasonLines(reasons: z.infer<typeof Reason>[]): string {
     .join("; ");
 }
 
-/** A JSON:API `profile` for POST /api/profile-import: an upsert by e-mail. */
+/** A JSON:API `profile` for POST /api/profile-import: Velvet's properties, upserted by e-mail. */
 export function profileImport(event: CustomerEventBody) {
-  const { customer } = event.data;
-  if (event.type === "customer.forgotten") {
-    return {
-      data: {
-        type: "profile",
-        attributes: { email: customer.email },
-        meta: { patch_properties: { unset: [...VELVET_PROPERTIES] } },
-      },
-    };
-  }
   return {
     data: {
       type: "profile",
       attributes: {
-        email: customer.email,
-        ...(customer.firstName ? { first_name: customer.firstName } : {}),
-        ...(customer.lastName ? { last_name: customer.lastName } : {}),
+        email: event.data.customer.email,
         properties: {
           velvet_vip: event.data.vip ?? false,
           velvet_score: event.data.score ?? null,
@@ -75,3 +65,33 @@ export function profileImport(event: CustomerEventBody) {
     },
   };
 }
+
+/** POST /api/data-privacy-deletion-jobs: delete every profile with this e-mail. */
+export function deletionJob(email: string) {
+  return {
+    data: {
+      type: "data-privacy-deletion-job",
+      attributes: { profile: { data: { type: "profile", attributes: { email } } } },
+    },
+  };
+}
+
+/** PATCH /api/profiles/{id}: unset Velvet's properties, touching nothing else. */
+export function unsetVelvetProperties(profileId: string) {
+  return {
+    data: {
+      type: "profile",
+      id: profileId,
+      attributes: {},
+      meta: { patch_properties: { unset: [...VELVET_PROPERTIES] } },
+    },
+  };
+}
+
+/** `filter` of GET /api/profiles for one e-mail (Klaviyo's filter syntax: strings in quotes). */
+export function emailFilter(email: string): string {
+  return `equals(email,"${email.replace(/["\\]/g, (c) => `\\${c}`)}")`;
+}
+
+/** The profiles GET /api/profiles answered: their ids (an empty list when none matched). */
+export const ProfileList = z.object({ data: z.array(z.object({ id: z.string() })) });

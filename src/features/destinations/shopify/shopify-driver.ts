@@ -13,7 +13,7 @@ import type { OutboundResponse } from "../../../lib/outbound/outbound-http.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
 import { PlatformError } from "../../store-sync/platform-http.js";
 import { shopifyAdminToken } from "../../store-sync/shopify-admin-token.js";
-import { shopifyEndpoint } from "../../store-sync/shopify-client.js";
+import { type ShopifyAccess, shopifyEndpoint } from "../../store-sync/shopify-client.js";
 import type { DestinationDriver, DriverDeps } from "../destination-driver.js";
 import {
   customerGid,
@@ -39,7 +39,7 @@ interface Connection {
  */
 async function graphql(
   deps: DriverDeps,
-  options: { allowPrivate: boolean },
+  access: ShopifyAccess,
   c: Connection,
   body: object,
   signal: AbortSignal,
@@ -48,7 +48,7 @@ async function graphql(
   const send = (token: string) =>
     deps.http.send(
       {
-        url: shopifyEndpoint(c.shop, options.allowPrivate),
+        url: shopifyEndpoint(c.shop, access),
         method: "POST",
         headers: { "content-type": "application/json", "x-shopify-access-token": token },
         body: JSON.stringify(body),
@@ -69,7 +69,8 @@ function tokenFailure(error: unknown): DeliveryResult {
     : { outcome: "retry", statusCode: null, error: error.message };
 }
 
-export function shopifyDriver(options: { allowPrivate: boolean }): DestinationDriver {
+/** `access`: the shop addresses allowed and the Admin API version (SHOPIFY_API_VERSION). */
+export function shopifyDriver(options: ShopifyAccess): DestinationDriver {
   return {
     kind: "shopify",
     events: ["customer.vip", "customer.forgotten"],
