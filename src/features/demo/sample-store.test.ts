@@ -6,16 +6,19 @@
  * - a real order for an address the sample history uses makes a real customer in the real
  *   store, billed, that removing the sample data leaves in place with its order;
  * - a real customer whose address the sample history uses later keeps exactly its own orders;
+ * - the API refuses a key of the sample store, were one ever made;
  * - removing the sample data leaves every real customer and order, and empties the sample store.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { createApiKey } from "../api-keys/create-api-key.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { REBUILD_MS } from "../enrichment/offline/store-order-window.js";
 import { addSampleData, removeSampleData } from "./sample-data.js";
 import { sampleHistory } from "./sample-history.js";
+import { findSampleStore } from "./sample-store.js";
 
 const actor = cliActor("tester");
 /** Twenty real orders below $300: enough for the store's own ranking (MIN_STORE_ORDERS). */
@@ -178,6 +181,18 @@ for (const engine of ENGINES) {
           .where("stores.account_id", "=", account.accountId)
           .execute();
         expect(keys).toEqual([{ sample: 0 }]);
+
+        // Were a key ever made for the sample store, the API would refuse it: nothing real
+        // can be written there.
+        const sampleStore = await findSampleStore(db(), account.accountId);
+        const stray = await createApiKey(db(), sampleStore?.storeId ?? "", app.deps.clock.now());
+        const refused = await app.submit(stray.apiKey, {
+          email: "x@acme.com",
+          firstName: "X",
+          lastName: "Y",
+          order: { id: "stray-1", total: "10.00" },
+        });
+        expect(refused.status).toBe(401);
 
         await everyoneEnriched();
         await removeSampleData(app.deps, { accountId: account.accountId, actor });
