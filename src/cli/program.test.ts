@@ -19,6 +19,8 @@ const takes = (command: Command, flag: string) =>
 const IRREVERSIBLE = [
   "account delete",
   "customer forget",
+  "demo",
+  "destination remove",
   "import orders",
   "key revoke",
   "store disconnect",

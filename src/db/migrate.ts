@@ -23,9 +23,10 @@ import * as m0017 from "./migrations/0017_destinations.js";
 import * as m0018 from "./migrations/0018_sample_data.js";
 import * as m0019 from "./migrations/0019_spend_control.js";
 import * as m0020 from "./migrations/0020_verdicts.js";
+import * as m0022 from "./migrations/0022_sample_store.js";
 import type { Database } from "./schema.js";
 
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_enrichment": m0002,
   "0003_alerts": m0003,
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0018_sample_data": m0018,
   "0019_spend_control": m0019,
   "0020_verdicts": m0020,
+  "0022_sample_store": m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -44,6 +44,11 @@ export interface StoresTable {
   account_id: string;
   name: string;
   created_at: number;
+  /**
+   * 1: the account's sample store (features/demo), holding only generated sample data, with no
+   * API key and no connection; 0: the account's real store. At most one of each per account.
+   */
+  sample: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -73,7 +78,10 @@ export interface CustomersTable {
   shopify_customer_id: Generated<string | null>;
   created_at: number;
   updated_at: number;
-  /** 1: generated sample data (velvet demo), never billed or alerted; 0: a real customer. */
+  /**
+   * 1: generated sample data (velvet demo), never billed or alerted, always in the account's
+   * sample store; 0: a real customer, always in the real store.
+   */
   sample: Generated<number>;
 }
 

@@ -1,8 +1,8 @@
 /**
  * "Try it with sample orders" in a real browser (Chromium): a new merchant's empty Overview
  * offers the sample history; after one click the Overview says the data is sample, the worker
- * scores it, a VIP appears with its explanation, and "Remove sample data" empties the store
- * again. Each page passes axe's WCAG A/AA rules.
+ * scores it, a VIP appears with its explanation, and "Remove sample data" asks first, then
+ * empties the store again. Each page passes axe's WCAG A/AA rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/features/accounts/create-account.js";
@@ -76,7 +76,21 @@ describe.skipIf(!chromiumAvailable)("sample orders in a browser", { timeout: 120
     await page.goto(`${app.url}/settings/billing`);
     expect(await page.locator("main").textContent()).toContain("$0.00");
 
+    // Removing asks first, naming what goes; dismissed, nothing is removed.
     await page.goto(`${app.url}/`);
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole("button", { name: "Remove sample data" }).click();
+    await waitFor("the confirmation", async () => asked.length === 1, 5_000);
+    expect(asked[0]).toContain("Remove the sample data? Its 60 generated customers");
+    expect(page.url()).not.toContain("notice=sample-removed");
+    expect(await app.deps.db.kysely.selectFrom("customers").select("id").execute()).toHaveLength(
+      60,
+    );
+    page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Remove sample data" }).click();
     await page.waitForURL(/notice=sample-removed/);
     expect(await page.locator("#sample-data").count()).toBe(0);

@@ -1,13 +1,18 @@
 /**
- * `velvet demo --account <id> [--remove] [--json]`: add a generated sample store history to an
- * account (marked as sample, never billed, never alerted), or remove it. The dashboard's
- * Overview offers the same ("Try it with sample orders", "Remove sample data").
+ * `velvet demo --account <id> [--remove [--yes]] [--json]`: add a generated sample store history
+ * to an account (marked as sample, never billed, never alerted), or remove it (without --yes:
+ * say what would go and change nothing). The dashboard's Overview offers the same ("Try it
+ * with sample orders", "Remove sample data", the latter after a confirmation).
  */
 import type { Command } from "commander";
-import { addSampleData, removeSampleData } from "../../features/demo/sample-data.js";
+import {
+  addSampleData,
+  previewSampleRemoval,
+  removeSampleData,
+} from "../../features/demo/sample-data.js";
 import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
-import { printResult } from "../output.js";
+import { printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 
@@ -19,9 +24,24 @@ export function registerDemo(program: Command): void {
     )
     .requiredOption("--account <id>", "the account id", parseId)
     .option("--remove", "remove the sample data (real customers are untouched)")
+    .option("--yes", "with --remove: remove (without it: say what would go and change nothing)")
     .option("--json", "print one JSON object")
-    .action(async (opts: { account: string; remove?: boolean; json?: boolean }) => {
+    .action(async (opts: { account: string; remove?: boolean; yes?: boolean; json?: boolean }) => {
       const input = { accountId: opts.account, actor: commandActor() };
+      if (opts.remove && !opts.yes) {
+        const would = await withDeps((deps) => previewSampleRemoval(deps, opts.account), {
+          providers: false,
+        });
+        printDryRun(
+          Boolean(opts.json),
+          { wouldRemove: would },
+          would.customers === 0
+            ? "No sample data in this account."
+            : `Would remove ${plural(would.customers, "sample customer")} and ${plural(would.orders, "order")}; real customers and orders stay.`,
+          "remove them; this cannot be undone",
+        );
+        return;
+      }
       if (opts.remove) {
         const removed = await withDeps((deps) => removeSampleData(deps, input), {
           providers: false,
@@ -40,7 +60,7 @@ export function registerDemo(program: Command): void {
             ? `The sample data is already there (${plural(added.skipped, "order")}).`
             : `Added ${plural(added.customers, "sample customer")} with ${plural(added.orders, "order")}: marked as sample, not billed, not alerted.`,
           "They are enriched and scored by the worker of `velvet serve` within a minute.",
-          `Remove them with: velvet demo --account ${opts.account} --remove`,
+          `Remove them with: velvet demo --account ${opts.account} --remove --yes`,
         ].join("\n"),
       );
     });

@@ -1,7 +1,8 @@
 /**
  * `velvet destination …` as an operator runs it, on both engines: add a webhook (the secret
  * printed once, then only its last 4), send a test that a Standard Webhooks library verifies,
- * list, remove; refusals for a private URL, an unknown event and a missing STORE_TOKEN_KEY.
+ * list, remove (a dry run without --yes); refusals for a private URL, an unknown event and a
+ * missing STORE_TOKEN_KEY.
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,7 +38,8 @@ for (const engine of ENGINES) {
       await database?.drop();
     });
 
-    it("adds a webhook, tests it, lists it and removes it", async () => {
+    // Eight runs of the program, each a process of its own (test/support/cli.ts).
+    it("adds a webhook, tests it, lists it and removes it", { timeout: 120_000 }, async () => {
       const added = onlyJson(
         await runVelvet(
           [
@@ -80,8 +82,20 @@ for (const engine of ENGINES) {
         destinations: [{ destinationId: id, secretHint: `…${secret.slice(-4)}` }],
       });
 
-      const removed = await runVelvet(
+      // Without --yes: what would go, and nothing changes.
+      const unconfirmed = await runVelvet(
         ["destination", "remove", "--account", accountId, "--destination", id],
+        env,
+      );
+      expect(unconfirmed.code).toBe(0);
+      expect(unconfirmed.stdout).toContain("Dry run: nothing was changed. Would remove webhook");
+      expect(unconfirmed.stdout).toContain("Run again with --yes");
+      expect(
+        onlyJson(await runVelvet(["destination", "list", "--account", accountId, "--json"], env)),
+      ).toMatchObject({ destinations: [{ destinationId: id }] });
+
+      const removed = await runVelvet(
+        ["destination", "remove", "--account", accountId, "--destination", id, "--yes"],
         env,
       );
       expect(removed.stdout).toContain(`Destination ${id} removed.`);

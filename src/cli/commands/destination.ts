@@ -8,8 +8,9 @@ import { DESTINATION_EVENTS } from "../../features/destinations/destination-even
 import { listDestinations } from "../../features/destinations/list-destinations.js";
 import { removeDestination } from "../../features/destinations/remove-destination.js";
 import { testDestination } from "../../features/destinations/test-destination.js";
+import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
-import { CliError, printResult } from "../output.js";
+import { CliError, printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 
@@ -134,8 +135,29 @@ export function registerDestination(program: Command): void {
     .description("remove a destination: nothing more is sent there")
     .requiredOption("--account <id>", "the account id", parseId)
     .requiredOption("--destination <id>", "the destination id", parseId)
+    .option("--yes", "remove (without it: say what would go and change nothing)")
     .option("--json", "print one JSON object")
-    .action(async (opts: AccountOption & { destination: string }) => {
+    .action(async (opts: AccountOption & { destination: string; yes?: boolean }) => {
+      if (!opts.yes) {
+        const found = (
+          await withDeps((deps) => listDestinations(deps.db.kysely, opts.account), {
+            providers: false,
+          })
+        ).find((d) => d.destinationId === opts.destination);
+        if (found === undefined) throw new CliError(`No destination ${opts.destination}`);
+        printDryRun(
+          Boolean(opts.json),
+          {
+            destinationId: found.destinationId,
+            kind: found.kind,
+            target: found.target,
+            pending: found.pending,
+          },
+          `Would remove ${found.kind} destination ${found.destinationId} (${found.target}): nothing more is sent there, and its ${plural(found.pending, "pending delivery", "pending deliveries")} go with it.`,
+          "remove it; this cannot be undone",
+        );
+        return;
+      }
       await withDeps(
         (deps) =>
           removeDestination(deps, {

@@ -38,6 +38,8 @@ export async function getAccount(
       "stores.id as store_id",
     ])
     .where("accounts.id", "=", accountId)
+    // The real store: the sample store (features/demo) takes no orders but sample ones.
+    .where("stores.sample", "=", 0)
     .orderBy("stores.created_at")
     .executeTakeFirst();
   if (!row) return null;

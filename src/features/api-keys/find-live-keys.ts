@@ -38,6 +38,10 @@ const findLiveKeys = preparedQuery(["key_hashes"], (db, v: { key_hashes: string[
 /** A live key's row, as the queries below select it (the schema's types, not written again). */
 export type LiveKeyRow = NonNullable<Awaited<ReturnType<typeof findLiveKey.executeTakeFirst>>>;
 
+/**
+ * Unrevoked keys of a real store: a key of the sample store (features/demo) would write into
+ * it, so none is ever made there, and one that were would not be live.
+ */
 function liveKeys(db: Executor) {
   return db
     .selectFrom("api_keys")
@@ -51,7 +55,8 @@ function liveKeys(db: Executor) {
       "stores.account_id",
       "accounts.api_rate_limit_per_minute",
     ])
-    .where("api_keys.revoked_at", "is", null);
+    .where("api_keys.revoked_at", "is", null)
+    .where("stores.sample", "=", 0);
 }
 
 const lookups = batcherPerOwner((db: Db) => ({

@@ -67,7 +67,12 @@ export async function getCustomerReport(
     "customerId" in lookup
       ? query.where("customers.id", "=", lookup.customerId)
       : query.where("customers.email_normalized", "=", normalizeEmail(lookup.email));
-  const c = await query.orderBy("customers.created_at").executeTakeFirst();
+  // An address can be both a real customer's and a sample one's (the sample store is apart):
+  // the real customer is the one meant.
+  const c = await query
+    .orderBy("customers.sample")
+    .orderBy("customers.created_at")
+    .executeTakeFirst();
   if (!c) return null;
 
   const orders = await db

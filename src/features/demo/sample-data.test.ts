@@ -16,8 +16,6 @@ import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
-import { createWorker } from "../../jobs/worker.js";
-import { allTasks } from "../../tasks.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { listAuditEvents } from "../audit/list-audit-events.js";
 import { addDestination } from "../destinations/add-destination.js";
@@ -183,72 +181,4 @@ for (const engine of ENGINES) {
       expect(again.customers).toBe(SAMPLE_CUSTOMERS);
     });
   });
-}
-
-for (const engine of ENGINES) {
-  describe.skipIf(!engine.available)(
-    `a live order for a sample customer (${engine.name})`,
-    { timeout: 120_000 },
-    () => {
-      let app: TestApp;
-      beforeAll(async () => {
-        app = await startTestApp(engine); // no worker yet: the sample enrichments stay queued
-      });
-      afterAll(() => app?.close());
-
-      it("moves their queued enrichment to the live queue, and still alerts nobody", async () => {
-        const account = await app.createAccount();
-        await app.deps.db.kysely
-          .updateTable("accounts")
-          .set({ alert_emails: "vip-team@example.com" })
-          .where("id", "=", account.accountId)
-          .execute();
-        await addSampleData(app.deps, { accountId: account.accountId, actor: cliActor("t") });
-        const rows = await app.deps.db.kysely
-          .selectFrom("orders")
-          .innerJoin("customers", "customers.id", "orders.customer_id")
-          .select([
-            "customers.email",
-            "customers.first_name",
-            "customers.last_name",
-            "orders.total",
-          ])
-          .execute();
-        rows.sort((a, b) => Number(b.total) - Number(a.total));
-        const vip = rows[0];
-        // The person behind a sample address orders live while their sample enrichment waits.
-        const res = await app.submit(account.apiKey, {
-          email: vip?.email,
-          firstName: vip?.first_name,
-          lastName: vip?.last_name,
-        });
-        expect(res.status).toBe(200);
-        const worker = createWorker(app.deps, allTasks(app.deps));
-        worker.start();
-        try {
-          await waitFor(
-            "every sample customer enriched",
-            async () =>
-              (
-                await app.deps.db.kysely
-                  .selectFrom("customers")
-                  .select("id")
-                  .where("enrichment_status", "!=", "enriched")
-                  .execute()
-              ).length === 0,
-            60_000,
-          );
-        } finally {
-          await worker.stop();
-        }
-        const vips = await app.deps.db.kysely
-          .selectFrom("enrichments")
-          .select("customer_id")
-          .where("vip", "=", 1)
-          .execute();
-        expect(vips.length).toBeGreaterThanOrEqual(1);
-        expect(await app.deps.db.kysely.selectFrom("alerts").selectAll().execute()).toEqual([]);
-      });
-    },
-  );
 }

@@ -1,11 +1,12 @@
 /**
  * Sample data: a generated store history (sample-history.ts) imported through the file import
- * (order-import), so it goes through order intake, enrichment and scoring like a real history.
- * It is marked as sample (customers.sample), charged nothing, raises no VIP alert (imported
- * with alerts off), and is removed in one go, every sample customer erased as `velvet customer
- * forget` erases one but for two steps erase-customer-rows.ts skips for sample people: no one is
- * told, and no order id is remembered (so the same sample can be added again). Both are in the
- * account's audit trail.
+ * (order-import) into the account's sample store (sample-store.ts), so it goes through order
+ * intake, enrichment and scoring like a real history without touching the real store's
+ * customers or order history. It is marked as sample (customers.sample), charged nothing,
+ * raises no VIP alert (imported with alerts off), and is removed in one go: every customer of
+ * the sample store (and only those) erased as `velvet customer forget` erases one but for two
+ * steps erase-customer-rows.ts skips for sample people: no one is told, and no order id is
+ * remembered (so the same sample can be added again). Both are in the account's audit trail.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { importOrders } from "../order-import/import-orders.js";
 import { eraseCustomerRows } from "../privacy/erase-customer-rows.js";
 import type { PrivacyDeps } from "../privacy/privacy-registry.js";
 import { sampleHistory, sampleHistoryCsv } from "./sample-history.js";
+import { findSampleStore, sampleStoreOf } from "./sample-store.js";
 
 export interface SampleAdded {
   customers: number;
@@ -43,7 +45,7 @@ export async function addSampleData(
       file,
       apply: true,
       alerts: false,
-      sample: true,
+      sampleStore: await sampleStoreOf(deps.db.kysely, input.accountId, deps.clock.now()),
     });
     const added = {
       customers: summary.newCustomers,
@@ -71,30 +73,53 @@ export async function countSampleCustomers(
   deps: Pick<Deps, "db">,
   accountId: string,
 ): Promise<number> {
+  const store = await findSampleStore(deps.db.kysely, accountId);
+  if (store === null) return 0;
   const row = await deps.db.kysely
     .selectFrom("customers")
-    .innerJoin("stores", "stores.id", "customers.store_id")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("stores.account_id", "=", accountId)
-    .where("customers.sample", "=", 1)
+    .where("store_id", "=", store.storeId)
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
-/** Erases every sample customer of the account (50 per transaction); real ones are untouched. */
+/** What removing the sample data would erase: the sample store's customers and orders. */
+export async function previewSampleRemoval(
+  deps: Pick<Deps, "db">,
+  accountId: string,
+): Promise<{ customers: number; orders: number }> {
+  const account = await getAccount(deps.db.kysely, accountId);
+  if (!account) throw new AppError("not_found", `No account ${accountId}`);
+  const store = await findSampleStore(deps.db.kysely, accountId);
+  if (store === null) return { customers: 0, orders: 0 };
+  const orders = await deps.db.kysely
+    .selectFrom("orders")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("store_id", "=", store.storeId)
+    .executeTakeFirst();
+  return {
+    customers: await countSampleCustomers(deps, accountId),
+    orders: Number(orders?.n ?? 0),
+  };
+}
+
+/**
+ * Erases every customer of the account's sample store (50 per transaction) and with them every
+ * sample order; the real store, its customers and orders are untouched.
+ */
 export async function removeSampleData(
   deps: Pick<Deps, "db" | "clock" | "config"> & PrivacyDeps,
   input: { accountId: string; actor: AuditActor },
 ): Promise<{ customers: number; orders: number }> {
   const db = deps.db.kysely;
   const removed = { customers: 0, orders: 0 };
-  for (;;) {
+  const store = await findSampleStore(db, input.accountId);
+  // No sample store: sample data was never added.
+  while (store !== null) {
     const ids = await db
       .selectFrom("customers")
-      .innerJoin("stores", "stores.id", "customers.store_id")
-      .select("customers.id")
-      .where("stores.account_id", "=", input.accountId)
-      .where("customers.sample", "=", 1)
+      .select("id")
+      .where("store_id", "=", store.storeId)
       .limit(50)
       .execute();
     if (ids.length === 0) break;

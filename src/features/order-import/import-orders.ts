@@ -62,8 +62,11 @@ export interface ImportOptions {
   apply: boolean;
   /** Raise VIP alerts for the imported customers. */
   alerts: boolean;
-  /** Generated sample data (velvet demo): new customers marked as sample, not charged. */
-  sample?: boolean;
+  /**
+   * Generated sample data (velvet demo): imported into this store, the account's sample store
+   * (features/demo/sample-store.ts), its new customers marked as sample and not charged.
+   */
+  sampleStore?: StoreRef;
   /** Who imports: a real import (not a dry run) is recorded in the account's audit trail. */
   actor?: AuditActor;
   onProgress?: (progress: ImportProgress) => void;
@@ -83,7 +86,13 @@ export async function importOrders(
   const account = await getAccount(deps.db.kysely, options.accountId);
   if (account === null) throw new ImportError(`No account ${options.accountId}`);
   if (account.closedAt !== null) throw new ImportError(`Account ${options.accountId} is closed`);
-  const store: StoreRef = { accountId: account.accountId, storeId: account.storeId };
+  if (options.sampleStore !== undefined && options.sampleStore.accountId !== account.accountId)
+    throw new ImportError(`The sample store is not account ${options.accountId}'s`);
+  const store: StoreRef = options.sampleStore ?? {
+    accountId: account.accountId,
+    storeId: account.storeId,
+  };
+  const sample = options.sampleStore !== undefined;
   const totalBytes = fileSize(options.file);
   const batchSize = options.batchSize ?? 256;
   const everyMs = options.progressEveryMs ?? 250;
@@ -139,8 +148,8 @@ export async function importOrders(
     orders: counts.orders,
     customers: tally.customers,
     newCustomers: tally.newCustomers,
-    charges: options.sample ? 0 : tally.newCustomers,
-    amountUsd: multiply(price, options.sample ? 0 : tally.newCustomers),
+    charges: sample ? 0 : tally.newCustomers,
+    amountUsd: multiply(price, sample ? 0 : tally.newCustomers),
     skipped: tally.skipped,
     forgotten: tally.forgotten,
     errors: tally.errors,
@@ -220,7 +229,7 @@ async function applyBatch(context: BatchContext, all: OrderItem[]): Promise<void
           orderedAt: item.orderedAt,
           alerts: options.alerts,
           priority: "backfill",
-          sample: options.sample ?? false,
+          sample: options.sampleStore !== undefined,
         });
       const before = previous.get(email);
       const mine = before === undefined ? submit() : before.then(submit, submit);

@@ -20,6 +20,11 @@ export async function findAccountCustomerId(
     "customerId" in lookup
       ? query.where("customers.id", "=", lookup.customerId.toLowerCase())
       : query.where("customers.email_normalized", "=", normalizeEmail(lookup.email));
-  const row = await query.orderBy("customers.created_at").executeTakeFirst();
+  // An address can be both a real customer's and a sample one's (the sample store is apart):
+  // the real customer is the one meant.
+  const row = await query
+    .orderBy("customers.sample")
+    .orderBy("customers.created_at")
+    .executeTakeFirst();
   return row?.id ?? null;
 }

@@ -70,6 +70,35 @@ for (const engine of ENGINES) {
         }
       });
 
+      it("sends a next that a header cannot carry to the default page, never a 500", async () => {
+        const { email } = await signInNewAccount(app);
+        // As a browser does it: the login page from the link, then its form as it came.
+        const visitor = new HttpBrowser(app.url);
+        const { html } = await visitor.page("/login?next=%2F%01");
+        const carried = /name="next" value="([^"]*)"/.exec(html)?.[1];
+        const res = await visitor.post("/login", {
+          _csrf: csrfToken(html),
+          email,
+          password: TEST_PASSWORD,
+          ...(carried === undefined ? {} : { next: carried }),
+        });
+        expect(res.status).toBe(303);
+        expect(res.headers.get("location")).toBe("/");
+        // And posted straight: a control character, a non-ASCII letter, a space, `//` inside.
+        for (const next of ["/\u0001", "/caf\u00e9", "/a b", "/customers//x", "/a\\b"]) {
+          const browser = new HttpBrowser(app.url);
+          const page = await browser.page("/login");
+          const direct = await browser.post("/login", {
+            _csrf: csrfToken(page.html),
+            email,
+            password: TEST_PASSWORD,
+            next,
+          });
+          expect(direct.status, JSON.stringify(next)).toBe(303);
+          expect(direct.headers.get("location"), JSON.stringify(next)).toBe("/");
+        }
+      });
+
       it("signs up the first account: creates it, signs in, shows the first key once, then closes", async () => {
         const fresh = await startTestApp(engine);
         try {

@@ -33,7 +33,7 @@ function trySample(session: DashboardSession): SafeHtml {
 function sampleBanner(session: DashboardSession, sampleCustomers: number): SafeHtml {
   if (sampleCustomers === 0) return html``;
   const remove = atLeast(session.role, "admin")
-    ? html`<form class="inline" method="post" action="/sample-data/remove">${csrfField(session)}<button type="submit" class="secondary small">Remove sample data</button></form>`
+    ? html`<form class="inline" method="post" action="/sample-data/remove" data-confirm="Remove the sample data? Its ${plural(sampleCustomers, "generated customer")} and their orders are erased; your real customers and orders stay.">${csrfField(session)}<button type="submit" class="secondary small">Remove sample data</button></form>`
     : html``;
   return html`<div class="notice info" role="status" id="sample-data"><p>This store shows sample data: ${plural(sampleCustomers, "generated customer")} at example addresses, not billed and never alerted. ${remove}</p></div>`;
 }

@@ -106,9 +106,17 @@ export function verifyLoginCsrf(deps: Pick<Deps, "config">) {
   };
 }
 
-/** Only same-site paths are followed after sign-in (no open redirect through ?next=). */
+/**
+ * Only same-site paths are followed after sign-in (no open redirect through ?next=): one `/`
+ * first, then printable ASCII only (a control character or a non-ASCII one cannot go in the
+ * Location header), no backslash (browsers read it as `/`) and no `//` anywhere.
+ */
 export function safeNext(next: string): string {
-  return /^\/(?![/\\])[^\s]*$/.test(next) && !next.startsWith("/login") ? next : "/";
+  return /^\/[\x21-\x5b\x5d-\x7e]*$/.test(next) &&
+    !next.includes("//") &&
+    !next.startsWith("/login")
+    ? next
+    : "/";
 }
 
 /** Route options for a page (GET) and for an action (POST that changes something). */

@@ -47,6 +47,8 @@ export async function loadSession(
       "stores.id as store_id",
     ])
     .where("sessions.id_hash", "=", idHash)
+    // The real store: the sample store (features/demo) takes no orders but sample ones.
+    .where("stores.sample", "=", 0)
     .orderBy("stores.created_at")
     .limit(1)
     .executeTakeFirst();
