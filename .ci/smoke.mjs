@@ -116,7 +116,15 @@ let report;
 await waitFor(
   "Jane's enrichment",
   () => {
-    report = velvet(["customer", "show", "--account", owner.accountId, "--email", "jane@acme.com", "--json"]);
+    report = velvet([
+      "customer",
+      "show",
+      "--account",
+      owner.accountId,
+      "--email",
+      "jane@acme.com",
+      "--json",
+    ]);
     return report.enrichment?.status === "enriched";
   },
   30_000,
@@ -154,6 +162,7 @@ say(`after ${WORK_SECONDS} s of work: ${JSON.stringify(usage).slice(0, 200)}`);
 server.kill("SIGTERM");
 const exit = await exited;
 if (NATIVE_FAILURE.test(output)) fail(`native failure in the output:\n${output.slice(-4000)}`);
-if (exit.code !== 0) fail(`npm start exited ${JSON.stringify(exit)} on SIGTERM:\n${output.slice(-4000)}`);
+if (exit.code !== 0)
+  fail(`npm start exited ${JSON.stringify(exit)} on SIGTERM:\n${output.slice(-4000)}`);
 fs.rmSync(dir, { recursive: true, force: true });
 say(`SIGTERM: exit 0, no native abort. Smoke run passed on Node.js ${process.versions.node}`);

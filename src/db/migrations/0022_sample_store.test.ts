@@ -7,7 +7,8 @@
  * store order id that merely starts with `sample-` keeps it; an account without sample data
  * gets no sample store.
  */
-import { type Kysely, Migrator } from "kysely";
+import type { Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { newId } from "../../lib/ids.js";
