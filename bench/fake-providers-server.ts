@@ -23,8 +23,14 @@ function parseDelay(raw: string): Delay | undefined {
 
 const delay = parseDelay(process.env.BENCH_FAKE_DELAY_MS ?? "0");
 const behaviour: Behaviour = delay === undefined ? { kind: "match" } : { kind: "match", delay };
-// A short request log: the benchmark sends hundreds of thousands of lookups.
-const fakes = await startFakeProviders({ defaultBehaviour: behaviour, maxLog: 100 });
+// A short request log: the benchmark sends hundreds of thousands of lookups, as an install
+// whose Gravatar quota was raised would (bench/enrichment-settings.ts paces Velvet alike).
+const raised = { keyless: 100_000_000, keyed: 100_000_000 };
+const fakes = await startFakeProviders({
+  defaultBehaviour: behaviour,
+  maxLog: 100,
+  gravatarQuotaPerHour: raised,
+});
 process.stdout.write(`${JSON.stringify(fakes.env)}\n`);
 
 let closing = false;

@@ -66,7 +66,9 @@ const ConfigSchema = z.object({
   GRAVATAR_ENABLED: boolish.default(false),
   GRAVATAR_API_KEY: z.string().optional(),
   GRAVATAR_BASE_URL: z.string().url().default("https://api.gravatar.com"),
-  GRAVATAR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(16),
+  // Unset: Gravatar's hourly quota, 100 requests an hour without an API key and 1,000 with one
+  // (https://docs.gravatar.com/rest-api), paced evenly; set it when Gravatar raised yours.
+  GRAVATAR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).optional(),
 
   // VIP alerts.
   SMTP_URL: z.string().url().optional(),
@@ -109,6 +111,7 @@ const ConfigSchema = z.object({
 export interface ProviderSettings {
   apiKey: string | null;
   baseUrl: string;
+  /** Requests a minute, paced by a token bucket; a fraction for an hourly quota (Gravatar's). */
   ratePerMinute: number;
   /** What the provider bills per answered lookup, a decimal string in USD. */
   priceUsd: string;
@@ -268,7 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ...provider(
           e.GRAVATAR_API_KEY,
           e.GRAVATAR_BASE_URL,
-          e.GRAVATAR_RATE_LIMIT_PER_MIN,
+          gravatarPerMinute(e.GRAVATAR_RATE_LIMIT_PER_MIN, e.GRAVATAR_API_KEY),
           e.GRAVATAR_PRICE_USD,
         ),
         enabled: e.GRAVATAR_ENABLED || (e.GRAVATAR_API_KEY ?? "").trim() !== "",
@@ -302,6 +305,20 @@ function storeTokenKey(text: string): Buffer | null {
   if (!/^[A-Za-z0-9+/]{43}=?$/.test(v)) return null;
   const key = Buffer.from(v, "base64");
   return key.length === 32 ? key : null;
+}
+
+/** Gravatar's default hourly quotas (https://docs.gravatar.com/rest-api, "Rate Limits"). */
+export const GRAVATAR_QUOTA_PER_HOUR = { keyless: 100, keyed: 1_000 } as const;
+
+/**
+ * Gravatar's pace: GRAVATAR_RATE_LIMIT_PER_MIN when set, else its hourly quota for the tier the
+ * key gives, paced evenly by the provider's token bucket (a request every 36 s without a key,
+ * every 3.6 s with one), so no hour holds more than Gravatar allows.
+ */
+function gravatarPerMinute(configured: number | undefined, apiKey: string | undefined): number {
+  if (configured !== undefined) return configured;
+  const keyed = (apiKey ?? "").trim() !== "";
+  return (keyed ? GRAVATAR_QUOTA_PER_HOUR.keyed : GRAVATAR_QUOTA_PER_HOUR.keyless) / 60;
 }
 
 function provider(

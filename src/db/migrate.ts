@@ -23,6 +23,7 @@ import * as m0017 from "./migrations/0017_destinations.js";
 import * as m0018 from "./migrations/0018_sample_data.js";
 import * as m0019 from "./migrations/0019_spend_control.js";
 import * as m0020 from "./migrations/0020_verdicts.js";
+import * as m0021 from "./migrations/0021_destination_disabling.js";
 import * as m0022 from "./migrations/0022_sample_store.js";
 import type { Database } from "./schema.js";
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0018_sample_data": m0018,
   "0019_spend_control": m0019,
   "0020_verdicts": m0020,
+  "0021_destination_disabling": m0021,
   "0022_sample_store": m0022,
 };
 

@@ -434,6 +434,10 @@ export interface DestinationsTable {
   secret: string | null;
   secret_hint: string | null;
   created_at: number;
+  /** When a 410 Gone from the receiver stopped deliveries; null while enabled. */
+  disabled_at: Generated<number | null>;
+  /** The receiver's answer that disabled it ("410 gone"); null while enabled. */
+  disabled_reason: Generated<string | null>;
 }
 
 export interface DestinationDeliveriesTable {

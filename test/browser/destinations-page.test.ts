@@ -1,8 +1,9 @@
 /**
  * Settings → Integrations → Destinations in a real browser (Chromium): a merchant adds a signed
  * webhook through the form (a refused URL comes back as an alert), copies the secret shown once,
- * sends a test that a Standard Webhooks library verifies, and opens the delivery log; the pages
- * pass axe's WCAG A/AA rules.
+ * sends a test that a Standard Webhooks library verifies, and opens the delivery log; a webhook
+ * its receiver disabled (410 Gone) says so and is enabled again with its button; the pages pass
+ * axe's WCAG A/AA rules.
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,5 +89,21 @@ describe.skipIf(!chromiumAvailable)("the Destinations page in a browser", () => 
     await page.waitForURL(/\/settings\/integrations\/destinations\/[0-9a-f-]{36}$/);
     expect(await page.content()).toContain("Nothing was sent here yet.");
     expect(await axeViolations(page)).toEqual([]);
+
+    // As a delivery answered 410 Gone leaves it (webhook-gone-flow.test.ts sends that one).
+    const destinationId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    await app.deps.db.kysely
+      .updateTable("destinations")
+      .set({ disabled_at: Date.parse("2026-11-20T10:00:00Z"), disabled_reason: "410 gone" })
+      .where("id", "=", destinationId)
+      .execute();
+    await page.goto(`${app.url}/settings/integrations/destinations`);
+    expect(await page.content()).toContain("the receiver answered <code>410 gone</code>");
+    expect(await axeViolations(page)).toEqual([]);
+    await row.getByRole("button", { name: "Enable again" }).click();
+    await expect
+      .poll(() => page.getByRole("status").first().textContent())
+      .toContain("Destination enabled");
+    expect(await row.getByRole("button", { name: "Enable again" }).count()).toBe(0);
   });
 });

@@ -319,6 +319,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         Number(variables.first ?? 0),
         variables.after,
         variables.query,
+        query,
       );
       const actual = queryCost(query, variables, page.edges.length);
       bucket.currentlyAvailable -= actual; // Shopify refunds what the query did not use

@@ -2,7 +2,8 @@
  * The orders side of the fake Shopify Admin API (shopify-admin.ts): order nodes as the Admin
  * GraphQL API returns them, the `orders` connection's paging and `updated_at` filter, and the
  * answer an app without protected customer data access gets (the data nulled, WITH
- * `ACCESS_DENIED` errors).
+ * `ACCESS_DENIED` errors). As GraphQL does, a node carries only the fields the query selects
+ * (`selectFields`), so an address the query does not ask for never arrives.
  */
 export interface ShopifyOrderNode {
   legacyResourceId: string;
@@ -24,6 +25,13 @@ export interface ShopifyOrderNode {
     firstName: string | null;
     lastName: string | null;
     phone: string | null;
+    city: string | null;
+    provinceCode: string | null;
+    zip: string | null;
+    countryCodeV2: string | null;
+  } | null;
+  /** Shopify's `Order.shippingAddress` (a MailingAddress); null for an order shipped nowhere. */
+  shippingAddress: {
     city: string | null;
     provinceCode: string | null;
     zip: string | null;
@@ -71,6 +79,7 @@ export function shopifyOrder(
       zip: "94027",
       countryCodeV2: "US",
     },
+    shippingAddress: { city: "Atherton", provinceCode: "CA", zip: "94027", countryCodeV2: "US" },
     ...rest,
   };
 }
@@ -96,7 +105,14 @@ export function withheld(page: ReturnType<typeof ordersPage>, cost: unknown) {
     );
     return {
       ...edge,
-      node: { ...edge.node, email: null, phone: null, customer: null, billingAddress: null },
+      node: {
+        ...edge.node,
+        email: null,
+        phone: null,
+        customer: null,
+        billingAddress: null,
+        shippingAddress: null,
+      },
     };
   });
   return { data: { orders: { ...page, edges } }, errors, extensions: { cost } };
@@ -132,11 +148,19 @@ export function ordersCount(all: ShopifyOrderNode[], search: unknown, limit: num
     : { count, precision: "EXACT" as const };
 }
 
+/** The node's fields the query names (top level; what a field holds comes whole). */
+export function selectFields(node: ShopifyOrderNode, query: string): Partial<ShopifyOrderNode> {
+  return Object.fromEntries(
+    Object.entries(node).filter(([field]) => new RegExp(`\\b${field}\\b`).test(query)),
+  ) as Partial<ShopifyOrderNode>;
+}
+
 export function ordersPage(
   all: ShopifyOrderNode[],
   first: number,
   after: unknown,
   search: unknown,
+  query = "",
 ) {
   const key = (o: ShopifyOrderNode) =>
     [Date.parse(o.updatedAt), Number(o.legacyResourceId)] as const;
@@ -160,7 +184,7 @@ export function ordersPage(
     const [t, id] = key(o);
     return Buffer.from(JSON.stringify({ last_id: id, last_value: t })).toString("base64");
   };
-  const edges = slice.map((node) => ({ cursor: cursorOf(node), node }));
+  const edges = slice.map((node) => ({ cursor: cursorOf(node), node: selectFields(node, query) }));
   const lastEdge = edges.at(-1);
   return {
     edges,

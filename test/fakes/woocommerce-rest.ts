@@ -18,7 +18,9 @@
  * `per_page` and `page`, and the paging headers WordPress sends: `X-WP-Total`,
  * `X-WP-TotalPages` and `Link` (`rel="next"`, `rel="prev"`); `per_page` outside 1–100 is
  * WordPress's 400 `rest_invalid_param`, never quietly capped. Orders are WooCommerce's JSON
- * (`billing`, `date_created_gmt`, `date_modified_gmt` without a zone, `total` as a string).
+ * (`billing` and `shipping`, each always present with "" for what is missing, as in
+ * https://woocommerce.github.io/woocommerce-rest-api-docs/#order-properties; `date_created_gmt`,
+ * `date_modified_gmt` without a zone, `total` as a string).
  * A wrong key or secret is WooCommerce's 401; replies can be scripted.
  */
 import http from "node:http";
@@ -41,6 +43,18 @@ export interface WooOrderJson {
     state: string;
     postcode: string;
     country: string;
+  };
+  shipping: {
+    first_name: string;
+    last_name: string;
+    company: string;
+    address_1: string;
+    address_2: string;
+    city: string;
+    state: string;
+    postcode: string;
+    country: string;
+    phone: string;
   };
 }
 
@@ -112,6 +126,18 @@ export function wooOrder(
       state: "CA",
       postcode: "94027",
       country: "US",
+    },
+    shipping: {
+      first_name: extra.first ?? "Grace",
+      last_name: extra.last ?? "Hopper",
+      company: "",
+      address_1: "1 Lindenwood Dr",
+      address_2: "",
+      city: "Atherton",
+      state: "CA",
+      postcode: "94027",
+      country: "US",
+      phone: "",
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * `velvet destination …` as an operator runs it, on both engines: add a webhook (the secret
  * printed once, then only its last 4), send a test that a Standard Webhooks library verifies,
- * list, remove (a dry run without --yes); refusals for a private URL, an unknown event and a
- * missing STORE_TOKEN_KEY.
+ * list, remove (a dry run without --yes); enable one its receiver disabled (410 Gone), audited;
+ * refusals for a private URL, an unknown event and a missing STORE_TOKEN_KEY.
  */
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,10 @@ import {
 import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
+import { openDatabase } from "../../db/connect.js";
+import type { Deps } from "../../deps.js";
+import { cliActor } from "../../features/audit/audit-actor.js";
+import { removeDestination } from "../../features/destinations/remove-destination.js";
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`velvet destination (${engine.name})`, () => {
@@ -103,6 +107,59 @@ for (const engine of ENGINES) {
         onlyJson(await runVelvet(["destination", "list", "--account", accountId, "--json"], env)),
       ).toEqual({ destinations: [] });
     });
+
+    it("enables a webhook its receiver disabled with a 410 Gone, audited", async () => {
+      const added = onlyJson(
+        await runVelvet(
+          [
+            "destination",
+            "add",
+            "webhook",
+            "--account",
+            accountId,
+            "--url",
+            receiver.url,
+            "--json",
+          ],
+          env,
+        ),
+      );
+      const id = String(added.destinationId);
+      // As a delivery answered 410 Gone leaves it (deliver-to-destination.ts, tested end to end
+      // in webhook-gone-flow.test.ts).
+      const db = openDatabase(database.target);
+      try {
+        await db.kysely
+          .updateTable("destinations")
+          .set({ disabled_at: Date.parse("2026-11-20T10:00:00Z"), disabled_reason: "410 gone" })
+          .where("id", "=", id)
+          .execute();
+        const listed = await runVelvet(["destination", "list", "--account", accountId], env);
+        expect(listed.stdout).toContain("DISABLED since 2026-11-20T10:00:00.000Z: 410 gone");
+        const enable = ["destination", "enable", "--account", accountId, "--destination", id];
+        expect(onlyJson(await runVelvet([...enable, "--json"], env))).toEqual({
+          destinationId: id,
+          enabled: true,
+        });
+        expect(
+          onlyJson(await runVelvet(["destination", "list", "--account", accountId, "--json"], env)),
+        ).toMatchObject({ destinations: [{ destinationId: id, disabledAt: null }] });
+        const audit = await db.kysely
+          .selectFrom("audit_events")
+          .select(["action", "actor_kind"])
+          .where("subject", "=", id)
+          .where("action", "=", "destination.enabled")
+          .execute();
+        expect(audit).toEqual([{ action: "destination.enabled", actor_kind: "cli" }]);
+      } finally {
+        await removeDestination({ db, clock: { now: () => Date.now() } } as unknown as Deps, {
+          accountId,
+          destinationId: id,
+          actor: cliActor("test"),
+        });
+        await db.close();
+      }
+    }, 60_000);
 
     it("refuses a private address, an unknown event and a missing key, saving nothing", async () => {
       const strict = {

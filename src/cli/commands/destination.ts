@@ -1,10 +1,12 @@
 /**
  * `velvet destination …`: add a signed webhook (its secret printed once), list an account's
- * destinations with how their deliveries stand, send a test event, remove one.
+ * destinations with how their deliveries stand, send a test event, enable one its receiver
+ * disabled (410 Gone), remove one.
  */
 import type { Command } from "commander";
 import { addDestination } from "../../features/destinations/add-destination.js";
 import { DESTINATION_EVENTS } from "../../features/destinations/destination-events.js";
+import { enableDestination } from "../../features/destinations/disable-destination.js";
 import { listDestinations } from "../../features/destinations/list-destinations.js";
 import { removeDestination } from "../../features/destinations/remove-destination.js";
 import { testDestination } from "../../features/destinations/test-destination.js";
@@ -103,7 +105,7 @@ export function registerDestination(program: Command): void {
           : destinations
               .map(
                 (d) =>
-                  `${d.destinationId}  ${d.kind}  ${d.target}  ${d.events.join(",")}  delivered ${d.delivered}, pending ${d.pending}, failed ${d.failed}`,
+                  `${d.destinationId}  ${d.kind}  ${d.target}  ${d.events.join(",")}  delivered ${d.delivered}, pending ${d.pending}, failed ${d.failed}${d.disabledAt === null ? "" : `  DISABLED since ${d.disabledAt}: ${d.disabledReason ?? ""}`}`,
               )
               .join("\n"),
       );
@@ -128,6 +130,29 @@ export function registerDestination(program: Command): void {
           : `Not delivered: ${result.error}`,
       );
       if (result.outcome !== "delivered") process.exitCode = 1;
+    });
+
+  destination
+    .command("enable")
+    .description("send to a destination again after its receiver disabled it (410 Gone)")
+    .requiredOption("--account <id>", "the account id", parseId)
+    .requiredOption("--destination <id>", "the destination id", parseId)
+    .option("--json", "print one JSON object")
+    .action(async (opts: AccountOption & { destination: string }) => {
+      const enabled = await withDeps(
+        (deps) =>
+          enableDestination(deps, {
+            accountId: opts.account,
+            destinationId: opts.destination,
+            actor: commandActor(),
+          }),
+        { providers: false },
+      );
+      printResult(Boolean(opts.json), { destinationId: opts.destination, enabled }, () =>
+        enabled
+          ? `Destination ${opts.destination} enabled: the next events are sent to it.`
+          : `Destination ${opts.destination} was not disabled: nothing changed.`,
+      );
     });
 
   destination

@@ -18,5 +18,7 @@ export type DeliveryResult =
       error: string;
       /** The SSRF guard refused the address: it is not a public one. */
       notPublic?: true;
+      /** The receiver answered 410 Gone: it wants nothing more, so its destination is disabled. */
+      gone?: true;
     }
   | { outcome: "deferred"; statusCode: number | null; delayMs: number; error: string };

@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = {
   "store.disconnected": "Store disconnected",
   "destination.added": "Destination added",
   "destination.removed": "Destination removed",
+  "destination.disabled": "Destination disabled (its receiver answered 410 Gone)",
+  "destination.enabled": "Destination enabled again",
   "team.invited": "Team member invited",
   "team.invitation_cancelled": "Invitation cancelled",
   "team.joined": "Invitation accepted",
@@ -81,6 +83,7 @@ const DETAIL_LABELS: Record<string, string> = {
   verdict: "verdict",
   source: "given in",
   verdicts: "VIP verdicts",
+  reason: "reason",
 };
 
 /** How people read one of an erasure's counts ("providerAnswers" → "provider answers"). */

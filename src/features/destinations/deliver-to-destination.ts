@@ -4,8 +4,10 @@
  * after sending and before recording sends again, under the same webhook-id, which receivers
  * use to drop the duplicate), send through the kind's driver, log the attempt with the
  * delivery's new status in one transaction, and answer the job:
- * delivered → done; failed → fail; temporary → retry on RETRY_SCHEDULE_MS (or the receiver's
- * longer Retry-After) until DELIVERY_WINDOW_MS has passed since the event, then failed.
+ * delivered → done; failed → fail; temporary → retry on RETRY_SCHEDULE_MS, jittered (or the
+ * receiver's longer Retry-After) until DELIVERY_WINDOW_MS has passed since the event, then failed.
+ * A 410 Gone disables the destination in the same transaction (disable-destination.ts); a
+ * delivery whose destination is disabled fails at once, unsent, saying why.
  */
 import { sql } from "kysely";
 import type { Deps } from "../../deps.js";
@@ -13,9 +15,10 @@ import type { JobOutcome, TaskDefinition } from "../../jobs/task.js";
 import { newId } from "../../lib/ids.js";
 import type { DeliveryResult } from "../alerts/delivery-result.js";
 import type { MetricsDeps } from "../metrics/metrics.js";
-import { DELIVER_TO_DESTINATION, DELIVERY_WINDOW_MS, RETRY_SCHEDULE_MS } from "./delivery-task.js";
+import { DELIVER_TO_DESTINATION, DELIVERY_WINDOW_MS, nextAttemptDelayMs } from "./delivery-task.js";
 import type { DestinationsDeps } from "./destination-driver.js";
 import { openSecret } from "./destination-secrets.js";
+import { disableDestination, notSentBecauseDisabled } from "./disable-destination.js";
 
 type TaskDeps = Deps & DestinationsDeps & MetricsDeps;
 
@@ -58,12 +61,19 @@ export async function deliver(
       "t.target",
       "t.settings",
       "t.secret",
+      "t.disabled_at",
+      "t.disabled_reason",
     ])
     .where("d.id", "=", deliveryId)
     .executeTakeFirst();
   if (row === undefined) return { kind: "fail", error: `delivery ${deliveryId} does not exist` };
   if (row.status === "delivered") return { kind: "done" };
   if (row.body === null) return { kind: "fail", error: "the delivery's body was cleared" };
+  if (row.disabled_at !== null) {
+    // Queued before its receiver answered 410 Gone: nothing is sent; onGiveUp records why.
+    deps.metrics.destinationDelivery(row.kind, "failed");
+    return { kind: "fail", error: notSentBecauseDisabled(row.disabled_at, row.disabled_reason) };
+  }
   const driver = deps.destinations.get(row.kind);
   const at = deps.clock.now();
   const started = performance.now();
@@ -115,6 +125,7 @@ export async function deliver(
     result = { outcome: "retry", statusCode: result.statusCode ?? null, error: result.error };
   }
   const outcome = result.outcome === "retry" && expired ? "failed" : result.outcome;
+  const gone = result.outcome === "failed" && result.gone === true;
   await recordAttempt(deps, row.id, {
     at,
     outcome,
@@ -123,7 +134,11 @@ export async function deliver(
     durationMs: performance.now() - started,
     clearBody: outcome !== "retry" && row.event === "customer.forgotten",
     counts: true,
+    disable: gone
+      ? { accountId: row.account_id, destinationId: row.destination_id, reason: result.error ?? "" }
+      : undefined,
   });
+  if (gone) deps.log.warn({ destinationId: row.destination_id }, "destination disabled: 410 Gone");
   deps.metrics.destinationDelivery(row.kind, outcome);
   const log = { deliveryId, destinationId: row.destination_id, kind: row.kind, attempt, outcome };
   if (outcome === "delivered") {
@@ -133,12 +148,12 @@ export async function deliver(
   deps.log.warn({ ...log, error: result.error }, "destination delivery not sent");
   const error = result.error ?? "failed";
   if (outcome === "failed" || result.outcome !== "retry") return { kind: "fail", error };
-  const step = RETRY_SCHEDULE_MS[Math.min(attempt - 1, RETRY_SCHEDULE_MS.length - 1)] ?? 0;
-  const delayMs = Math.min(
-    Math.max(step, result.delayMs ?? 0),
-    row.created_at + DELIVERY_WINDOW_MS - at,
-  );
-  return { kind: "retry", error, delayMs: Math.max(delayMs, 1_000) };
+  const windowLeftMs = row.created_at + DELIVERY_WINDOW_MS - at;
+  return {
+    kind: "retry",
+    error,
+    delayMs: nextAttemptDelayMs(attempt, result.delayMs, windowLeftMs),
+  };
 }
 
 interface AttemptRecord {
@@ -151,6 +166,8 @@ interface AttemptRecord {
   clearBody: boolean;
   /** False for a 429 that only asked to wait: logged, not counted as an attempt. */
   counts: boolean;
+  /** A 410 Gone: the destination is disabled with the attempt, or not at all. */
+  disable?: { accountId: string; destinationId: string; reason: string };
 }
 
 const STATUS_AFTER = { delivered: "delivered", retry: "pending", failed: "failed" } as const;
@@ -181,6 +198,7 @@ async function recordAttempt(deps: Pick<Deps, "db">, deliveryId: string, a: Atte
       .where("id", "=", deliveryId)
       .where("status", "!=", "delivered")
       .execute();
+    if (a.disable !== undefined) await disableDestination(trx, { ...a.disable, at: a.at });
   });
 }
 

@@ -11,6 +11,8 @@
  *   it (marked), people are not alerted.
  * - driver: what a kind knows (how to check what is added, how to send one delivery); the
  *   registry maps each kind to its driver, filled in main.ts by the feature owning the kind.
+ * - disabled: a destination whose receiver answered 410 Gone; its events are recorded as failed
+ *   deliveries and not sent until the merchant enables it again (disable-destination.ts).
  */
 import type { DestinationEvent, DestinationKind } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";

@@ -4,6 +4,8 @@
  * body, and its keyed job, in the event's transaction. The unique (destination, event key) with
  * ON CONFLICT DO NOTHING makes "one delivery per event and destination, ever" hold across
  * re-enrichment, retries and racing processes; a job is written only for a row this call made.
+ * A destination its receiver disabled (410 Gone) gets the row, failed with why, and no job:
+ * the event is recorded, not sent, and can be sent again once the destination is enabled.
  */
 import type { Transaction } from "kysely";
 import type { Database, DestinationEvent } from "../../db/schema.js";
@@ -16,6 +18,7 @@ import type { CustomerEnriched, VipFound } from "../enrichment/enrichment-deps.j
 import type { CustomerForgotten } from "../privacy/privacy-registry.js";
 import { DELIVER_TO_DESTINATION, DELIVERY_MAX_ATTEMPTS } from "./delivery-task.js";
 import type { DestinationRegistry } from "./destination-driver.js";
+import { notSentBecauseDisabled } from "./disable-destination.js";
 
 export function deliveryJobKey(deliveryId: string): string {
   return `destination:${deliveryId}`;
@@ -45,7 +48,7 @@ export async function enqueueDeliveries(
 ): Promise<number> {
   const destinations = await trx
     .selectFrom("destinations")
-    .select(["id", "kind", "events"])
+    .select(["id", "kind", "events", "disabled_at", "disabled_reason"])
     .where("account_id", "=", e.accountId)
     .execute();
   let queued = 0;
@@ -61,6 +64,9 @@ export async function enqueueDeliveries(
       timestamp: new Date(now).toISOString(),
       data: e.data,
     });
+    const disabled = d.disabled_at !== null;
+    // Unsent, a customer.forgotten keeps no body, as one given up does: the e-mail goes with it.
+    const kept = disabled && e.event === "customer.forgotten" ? null : body;
     const inserted = await trx
       .insertInto("destination_deliveries")
       .values({
@@ -71,16 +77,17 @@ export async function enqueueDeliveries(
         event: e.event,
         event_key: `${e.event}:${e.customerId}`,
         historical: e.historical ? 1 : 0,
-        body,
-        status: "pending",
-        last_error: null,
+        body: kept,
+        status: disabled ? "failed" : "pending",
+        last_error:
+          d.disabled_at === null ? null : notSentBecauseDisabled(d.disabled_at, d.disabled_reason),
         created_at: now,
         delivered_at: null,
       })
       .onConflict((oc) => oc.columns(["destination_id", "event_key"]).doNothing())
       .returning("id")
       .executeTakeFirst();
-    if (inserted === undefined) continue;
+    if (inserted === undefined || disabled) continue;
     await enqueueJob(
       trx,
       jobOf(

@@ -10,6 +10,9 @@ export interface DestinationSummary {
   events: DestinationEvent[];
   secretHint: string | null;
   createdAt: string;
+  /** When its receiver's 410 Gone disabled it (nothing is sent), and that answer; else null. */
+  disabledAt: string | null;
+  disabledReason: string | null;
   delivered: number;
   pending: number;
   failed: number;
@@ -21,7 +24,16 @@ export async function listDestinations(
 ): Promise<DestinationSummary[]> {
   const rows = await db
     .selectFrom("destinations")
-    .select(["id", "kind", "target", "events", "secret_hint", "created_at"])
+    .select([
+      "id",
+      "kind",
+      "target",
+      "events",
+      "secret_hint",
+      "created_at",
+      "disabled_at",
+      "disabled_reason",
+    ])
     .where("account_id", "=", accountId)
     .orderBy("created_at")
     .execute();
@@ -40,6 +52,8 @@ export async function listDestinations(
     events: storedEvents(r.events),
     secretHint: r.secret_hint,
     createdAt: new Date(r.created_at).toISOString(),
+    disabledAt: r.disabled_at === null ? null : new Date(Number(r.disabled_at)).toISOString(),
+    disabledReason: r.disabled_reason,
     delivered: count(r.id, "delivered"),
     pending: count(r.id, "pending"),
     failed: count(r.id, "failed"),

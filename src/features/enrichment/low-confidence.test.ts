@@ -1,7 +1,8 @@
 /**
- * A match below its provider's confidence minimum adds no points and the explanation says why:
- * PDL's likelihood under PDL_MIN_LIKELIHOOD (6, as PDL advises), through the real app, on both
- * engines. PDL still billed the 200, so the ledger counts it.
+ * A match below its provider's confidence minimum is not paid for and adds no points: Velvet
+ * sends PDL_MIN_LIKELIHOOD (6, as PDL advises) as PDL's `min_likelihood`, PDL answers a weaker
+ * match with its unbilled 404, and the ledger counts only the match it billed. Through the real
+ * app, on both engines.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
@@ -12,19 +13,10 @@ import { monthOf } from "../billing/get-usage.js";
 import { getProviderSpend } from "../billing/provider-spend.js";
 import { getCustomerReport } from "../customers/get-customer-report.js";
 
-/** PDL's answer for a person it is not sure of: a CEO, at likelihood `likelihood`. */
+/** PDL's record of a CEO, which PDL believes is the person asked about at `likelihood`. */
 const pdlAnswer = (likelihood: number) => ({
-  kind: "raw" as const,
-  status: 200,
-  body: {
-    status: 200,
-    likelihood,
-    data: {
-      full_name: "ada lovelace",
-      job_title: "chief executive officer",
-      job_title_levels: ["cxo"],
-    },
-  },
+  kind: "match" as const,
+  person: { pdlLikelihood: likelihood },
 });
 
 for (const engine of ENGINES) {
@@ -66,7 +58,7 @@ for (const engine of ENGINES) {
       }>;
     };
 
-    it("adds no points below the minimum, says so, and counts the billed answer", async () => {
+    it("asks PDL for its minimum: a weaker match is PDL's free 404 and adds no points", async () => {
       const stamp = `${engine.name}-${Date.now()}`;
       const unsure = `unsure-${stamp}@acme-corp.com`;
       const sure = `sure-${stamp}@acme-corp.com`;
@@ -76,12 +68,9 @@ for (const engine of ENGINES) {
       const low = await scored(unsure);
       expect(low.find((s) => s.signal === "seniority")).toBeUndefined();
       expect(low.find((s) => s.signal === "provider_match")?.value).toBe("no provider matched");
-      expect(low.find((s) => s.signal === "low_confidence")).toEqual({
-        source: "profile",
-        signal: "low_confidence",
-        value: "pdl: likelihood 4 is below the minimum of 6: treated as no match",
-        points: 0,
-      });
+      const asked = fakes.pdl.requests.find((r) => r.email === unsure.toLowerCase());
+      expect(asked?.query.min_likelihood).toBe("6");
+      expect(fakes.pdl.billedCount()).toBe(0);
 
       const high = await scored(sure);
       // Each line from a provider's data carries that provider's confidence in the match.
@@ -98,7 +87,9 @@ for (const engine of ENGINES) {
         account.accountId,
         monthOf(Date.now()),
       );
-      expect(spend.providers).toContainEqual({ provider: "pdl", lookups: 2, amountUsd: "0.56" });
+      // Only the match PDL billed is in the ledger, as in PDL's own count.
+      expect(fakes.pdl.billedCount()).toBe(1);
+      expect(spend.providers).toContainEqual({ provider: "pdl", lookups: 1, amountUsd: "0.28" });
     });
   });
 }

@@ -77,4 +77,69 @@ describe("detectFormat", () => {
       phone: "+1 617 555 0100",
     });
   });
+
+  it("reads the shipping address, whole, when the billing address has no ZIP", () => {
+    const header = [
+      "Name",
+      "Email",
+      "Total",
+      "Created at",
+      "Billing Name",
+      "Billing City",
+      "Billing Zip",
+      "Billing Province",
+      "Billing Country",
+      "Shipping City",
+      "Shipping Zip",
+      "Shipping Province",
+      "Shipping Country",
+    ];
+    const shopify = detectFormat(header);
+    const start = ["#1", "a@x.com", "1.00", "2024-01-01", "Ada Lovelace"];
+    // Billing without a ZIP (a city and country only): the shipping address, all four parts.
+    expect(
+      shopify?.read(
+        rowOf(header, [...start, "London", "", "", "GB", "Beverly Hills", "'90210", "CA", "US"]),
+      ),
+    ).toMatchObject({ city: "Beverly Hills", zipcode: "90210", state: "CA", country: "US" });
+    // Neither has a ZIP: the billing address as it is, nothing taken from shipping.
+    expect(
+      shopify?.read(rowOf(header, [...start, "London", "", "", "GB", "Paris", "", "", "FR"])),
+    ).toMatchObject({ city: "London", zipcode: null, state: null, country: "GB" });
+
+    const wooHeader = [
+      "order_id",
+      "billing_email",
+      "order_total",
+      "order_date",
+      "billing_city",
+      "billing_state",
+      "billing_postcode",
+      "billing_country",
+      "shipping_city",
+      "shipping_state",
+      "shipping_postcode",
+      "shipping_country",
+    ];
+    const woo = detectFormat(wooHeader);
+    const wooStart = ["7", "a@x.com", "1.00", "2024-01-01"];
+    expect(
+      woo?.read(rowOf(wooHeader, [...wooStart, "", "", "", "GB", "Boston", "MA", "02134", "US"])),
+    ).toMatchObject({ city: "Boston", state: "MA", zipcode: "02134", country: "US" });
+    expect(
+      woo?.read(
+        rowOf(wooHeader, [
+          ...wooStart,
+          "Atherton",
+          "CA",
+          "94027",
+          "US",
+          "Boston",
+          "MA",
+          "02134",
+          "US",
+        ]),
+      ),
+    ).toMatchObject({ city: "Atherton", state: "CA", zipcode: "94027", country: "US" });
+  });
 });

@@ -14,8 +14,11 @@
  *
  * Shopify's export writes ZIP codes and phone numbers with a leading apostrophe (`'02134`,
  * `'+1 617…`) so that spreadsheets keep the leading zeros; it is removed before validation.
- * When an order has no billing address at all, its shipping address is read instead.
+ * The address is the billing address, or the shipping address when the billing one has no ZIP
+ * (orders/order-address.ts), taken whole.
  */
+import { customerAddress } from "../orders/order-address.js";
+
 export type FormatName = "shopify" | "woocommerce" | "plain";
 
 /** One order's fields as read from the file, before validation (null: empty or absent). */
@@ -51,17 +54,22 @@ const SHOPIFY: ImportFormat = {
   groupKey: (row) => row("name") ?? row("id") ?? "",
   read: (row) => {
     const [firstName, lastName] = splitName(row("billing name") ?? row("shipping name"));
-    const billed = ["billing city", "billing zip", "billing country"].some((c) => row(c) !== null);
-    const address = billed ? "billing" : "shipping";
+    const address = (kind: "billing" | "shipping") => ({
+      city: row(`${kind} city`),
+      state: row(`${kind} province`),
+      zipcode: unquote(row(`${kind} zip`)),
+      country: row(`${kind} country`),
+    });
+    const chosen = customerAddress(address("billing"), address("shipping"));
     return {
       email: row("email"),
       firstName,
       lastName,
       phone: unquote(row("billing phone") ?? row("phone") ?? row("shipping phone")),
-      city: row(`${address} city`),
-      state: row(`${address} province`),
-      zipcode: unquote(row(`${address} zip`)),
-      country: row(`${address} country`),
+      city: chosen?.city ?? null,
+      state: chosen?.state ?? null,
+      zipcode: chosen?.zipcode ?? null,
+      country: chosen?.country ?? null,
       // `Id` (the numeric order id) is what the API and live sync receive as the order id;
       // exports from before Shopify added the column fall back to the name.
       orderId: row("id") ?? row("name"),
@@ -76,21 +84,30 @@ const SHOPIFY: ImportFormat = {
 const WOOCOMMERCE: ImportFormat = {
   name: "woocommerce",
   groupKey: (row) => row("order_id") ?? "",
-  read: (row) => ({
-    email: row("billing_email"),
-    firstName: row("billing_first_name"),
-    lastName: row("billing_last_name"),
-    phone: row("billing_phone"),
-    city: row("billing_city"),
-    state: row("billing_state_code") ?? row("billing_state"),
-    zipcode: row("billing_postcode"),
-    country: row("billing_country"),
-    orderId: row("order_id"),
-    orderNumber: row("order_number_formatted") ?? row("order_number") ?? row("order_id"),
-    total: row("order_total"),
-    currency: row("order_currency"),
-    orderedAt: row("order_date"),
-  }),
+  read: (row) => {
+    const address = (kind: "billing" | "shipping") => ({
+      city: row(`${kind}_city`),
+      state: row(`${kind}_state_code`) ?? row(`${kind}_state`),
+      zipcode: row(`${kind}_postcode`),
+      country: row(`${kind}_country`),
+    });
+    const chosen = customerAddress(address("billing"), address("shipping"));
+    return {
+      email: row("billing_email"),
+      firstName: row("billing_first_name"),
+      lastName: row("billing_last_name"),
+      phone: row("billing_phone"),
+      city: chosen?.city ?? null,
+      state: chosen?.state ?? null,
+      zipcode: chosen?.zipcode ?? null,
+      country: chosen?.country ?? null,
+      orderId: row("order_id"),
+      orderNumber: row("order_number_formatted") ?? row("order_number") ?? row("order_id"),
+      total: row("order_total"),
+      currency: row("order_currency"),
+      orderedAt: row("order_date"),
+    };
+  },
 };
 
 const PLAIN: ImportFormat = {

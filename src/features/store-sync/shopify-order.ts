@@ -3,9 +3,13 @@
  * order submission. The customer's e-mail and phone are read from `defaultEmailAddress` and
  * `defaultPhoneNumber` (`Customer.email`/`phone` are deprecated since 2025-04). Test orders
  * (`test: true`, placed with Shopify's test gateway) are skipped. The customer's GID is kept so
- * that a feature writing back to Shopify knows the customer.
+ * that a feature writing back to Shopify knows the customer. The address is the billing
+ * address, or the shipping address when the billing one has no ZIP (orders/order-address.ts);
+ * both are `MailingAddress` fields of Shopify's `Order`
+ * (https://shopify.dev/docs/api/admin-graphql/latest/objects/Order).
  */
 import { z } from "zod";
+import { customerAddress } from "../orders/order-address.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import type { PulledOrder } from "./store-platform.js";
 
@@ -30,6 +34,7 @@ export const ORDERS_QUERY = `query VelvetOrders($first: Int!, $after: String, $q
           defaultPhoneNumber { phoneNumber }
         }
         billingAddress { firstName lastName phone city provinceCode zip countryCodeV2 }
+        shippingAddress { city provinceCode zip countryCodeV2 }
       }
     }
     pageInfo { hasNextPage endCursor }
@@ -83,6 +88,14 @@ export const OrderNode = z.object({
       countryCodeV2: nullableString,
     })
     .nullish(),
+  shippingAddress: z
+    .object({
+      city: nullableString,
+      provinceCode: nullableString,
+      zip: nullableString,
+      countryCodeV2: nullableString,
+    })
+    .nullish(),
 });
 export type OrderNode = z.infer<typeof OrderNode>;
 
@@ -94,19 +107,16 @@ export function mapShopifyOrder(node: OrderNode): PulledOrder {
   }
   const billing = node.billingAddress;
   const customer = node.customer;
+  const asParts = (a: OrderNode["shippingAddress"]) =>
+    a == null
+      ? null
+      : { city: a.city, state: a.provinceCode, zipcode: a.zip, country: a.countryCodeV2 };
   const parsed = parseOrderRequest({
     email: node.email ?? customer?.defaultEmailAddress?.emailAddress,
     firstName: billing?.firstName ?? customer?.firstName,
     lastName: billing?.lastName ?? customer?.lastName,
     phone: billing?.phone ?? node.phone ?? customer?.defaultPhoneNumber?.phoneNumber,
-    address: billing
-      ? {
-          city: billing.city,
-          state: billing.provinceCode,
-          zipcode: billing.zip,
-          country: billing.countryCodeV2,
-        }
-      : null,
+    address: customerAddress(asParts(billing), asParts(node.shippingAddress)),
     order: {
       id: externalId,
       number: node.name,

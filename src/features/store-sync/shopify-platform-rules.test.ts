@@ -188,7 +188,64 @@ for (const engine of ENGINES) {
       expect(await storeOrders(app.deps, account.storeId)).toHaveLength(2);
     });
 
-    it("each page is charged what Shopify computes: 2 + 50 orders × 7 objects", async () => {
+    it("an order whose billing address has no ZIP takes its shipping address, whole", async () => {
+      await fresh();
+      // A store that asks only a country at checkout: the billing address has no ZIP.
+      const shipped = shopifyOrder(`shipped-${n}@acme.com`, ago(DAY), {
+        billingAddress: {
+          firstName: "Ada",
+          lastName: "Lovelace",
+          phone: null,
+          city: null,
+          provinceCode: null,
+          zip: null,
+          countryCodeV2: "GB",
+        },
+        shippingAddress: {
+          city: "Beverly Hills",
+          provinceCode: "CA",
+          zip: "90210",
+          countryCodeV2: "US",
+        },
+      });
+      const billed = shopifyOrder(`billed-${n}@acme.com`, ago(DAY - 1000), {
+        shippingAddress: { city: "Boston", provinceCode: "MA", zip: "02134", countryCodeV2: "US" },
+      });
+      const nowhere = shopifyOrder(`nowhere-${n}@acme.com`, ago(DAY - 2000), {
+        billingAddress: null,
+        shippingAddress: null,
+      });
+      shopify.orders.push(shipped, billed, nowhere);
+      const { connectionId: id } = await connectWith();
+      expect(await runSync(app.deps, id)).toMatchObject({ kind: "synced", newOrders: 3 });
+      const address = (email: string) =>
+        app.deps.db.kysely
+          .selectFrom("customers")
+          .select(["address_city", "address_state", "address_zipcode", "address_country"])
+          .where("store_id", "=", account.storeId)
+          .where("email", "=", email)
+          .executeTakeFirst();
+      expect(await address(`shipped-${n}@acme.com`)).toEqual({
+        address_city: "Beverly Hills",
+        address_state: "CA",
+        address_zipcode: "90210",
+        address_country: "US",
+      });
+      expect(await address(`billed-${n}@acme.com`)).toEqual({
+        address_city: "Atherton",
+        address_state: "CA",
+        address_zipcode: "94027",
+        address_country: "US",
+      });
+      expect(await address(`nowhere-${n}@acme.com`)).toEqual({
+        address_city: null,
+        address_state: null,
+        address_zipcode: null,
+        address_country: null,
+      });
+    });
+
+    it("each page is charged what Shopify computes: 2 + 50 orders × 8 objects", async () => {
       await fresh();
       for (let i = 0; i < 3; i++)
         shopify.orders.push(shopifyOrder(`c-${n}-${i}@acme.com`, ago(DAY - i)));
@@ -196,11 +253,11 @@ for (const engine of ENGINES) {
       await runSync(app.deps, id);
       const pages = shopify.requests.filter((r) => r.variables.first === 50);
       expect(pages.length).toBeGreaterThan(0);
-      expect(pages.every((r) => r.cost === 352)).toBe(true);
+      expect(pages.every((r) => r.cost === 402)).toBe(true);
     });
 
     it("a query Shopify can never run (MAX_COST_EXCEEDED) is refused, not retried for ever", async () => {
-      await fresh({ maximumAvailable: 300 }); // a page costs 352
+      await fresh({ maximumAvailable: 300 }); // a page costs 402
       shopify.orders.push(shopifyOrder(`max-${n}@acme.com`, ago(DAY)));
       await expect(connectWith()).rejects.toThrow(
         /Shopify did not accept the connection: Shopify refused the query \(MAX_COST_EXCEEDED/,

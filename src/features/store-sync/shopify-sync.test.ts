@@ -103,9 +103,9 @@ for (const engine of ENGINES) {
 
     it("waits for the cost bucket, THROTTLED and 429 Retry-After, then goes on", async () => {
       await shopify.close();
-      // 352 points a page as Shopify computes it (2 + 50 orders × 7 objects) out of 400, 350
+      // 402 points a page as Shopify computes it (2 + 50 orders × 8 objects) out of 450, 400
       // restored a second: each next page must wait ~0.9 s.
-      shopify = await startFakeShopify({ maximumAvailable: 400, restoreRate: 350 });
+      shopify = await startFakeShopify({ maximumAvailable: 450, restoreRate: 400 });
       for (let i = 0; i < 130; i++)
         shopify.orders.push(shopifyOrder(`t-${n}-${i}@acme.com`, ago(DAY - i)));
       const id = await connect(app.deps, {

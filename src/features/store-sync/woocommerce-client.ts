@@ -16,6 +16,9 @@
  * `failed` orders are skipped and counted; when one is paid later its modification brings it
  * back into a pass, and it is taken then.
  *
+ * Address: the order's `billing`, or its `shipping` when the billing postcode is empty (both
+ * are in every order, https://woocommerce.github.io/woocommerce-rest-api-docs/#order-properties).
+ *
  * Paging: page numbers shift when an order is modified while we read (it moves to the end), so
  * a pass does not walk page 2, 3…: after each page it asks page 1 again, modified after the
  * page's last order (less a second, so equal timestamps are not lost; the repeats are already
@@ -25,6 +28,7 @@
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.js";
 import { isStandardPort } from "../../lib/outbound/ssrf-guard.js";
+import { customerAddress } from "../orders/order-address.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import type { Credentials } from "./credentials.js";
 import {
@@ -78,6 +82,7 @@ const WooOrder = z.object({
       country: text,
     })
     .nullish(),
+  shipping: z.object({ city: text, state: text, postcode: text, country: text }).nullish(),
 });
 type WooOrder = z.infer<typeof WooOrder>;
 
@@ -265,7 +270,8 @@ export function mapWooOrder(order: WooOrder): PulledOrder {
     firstName: b?.first_name,
     lastName: b?.last_name,
     phone: b?.phone,
-    address: b ? { city: b.city, state: b.state, zipcode: b.postcode, country: b.country } : null,
+    // The shipping address when the billing one has no postcode (orders/order-address.ts).
+    address: customerAddress(addressOf(b), addressOf(order.shipping)),
     order: { id, number: order.number, total: order.total, currency: order.currency },
   });
   const createdAt = gmt(order.date_created_gmt);
@@ -278,4 +284,20 @@ export function mapWooOrder(order: WooOrder): PulledOrder {
     return { kind: "skip", externalId: id, updatedAt, reason: "incomplete customer data", detail };
   }
   return { kind: "order", externalId: id, submission: parsed.value, createdAt, updatedAt };
+}
+
+function addressOf(
+  a:
+    | {
+        city?: string | null;
+        state?: string | null;
+        postcode?: string | null;
+        country?: string | null;
+      }
+    | null
+    | undefined,
+) {
+  return a == null
+    ? null
+    : { city: a.city, state: a.state, zipcode: a.postcode, country: a.country };
 }

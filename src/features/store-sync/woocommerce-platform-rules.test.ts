@@ -95,6 +95,41 @@ for (const engine of ENGINES) {
       expect(await ask(`${since}Z`)).toHaveLength(0); // six hours ago + 9 h: after the order
     });
 
+    it("an order whose billing postcode is empty takes its shipping address, whole", async () => {
+      const w = await site();
+      const shipped = wooOrder(`shipped-${n}@acme.com`, ago(2 * HOUR));
+      // WooCommerce sends every field of both blocks, "" for what the customer left out.
+      shipped.billing = { ...shipped.billing, city: "", state: "", postcode: "", country: "GB" };
+      shipped.shipping = { ...shipped.shipping, city: "Beverly Hills", postcode: "90210" };
+      const billed = wooOrder(`billed-${n}@acme.com`, ago(HOUR));
+      billed.shipping = { ...billed.shipping, city: "Boston", state: "MA", postcode: "02134" };
+      w.orders.push(shipped, billed);
+      const id = await connectTo(w);
+      expect(await runSync(app.deps, id)).toEqual({ kind: "synced", newOrders: 2 });
+      const rows = await app.deps.db.kysely
+        .selectFrom("customers")
+        .select(["email", "address_city", "address_state", "address_zipcode", "address_country"])
+        .where("store_id", "=", account.storeId)
+        .orderBy("email")
+        .execute();
+      expect(rows).toEqual([
+        {
+          email: `billed-${n}@acme.com`,
+          address_city: "Atherton",
+          address_state: "CA",
+          address_zipcode: "94027",
+          address_country: "US",
+        },
+        {
+          email: `shipped-${n}@acme.com`,
+          address_city: "Beverly Hills",
+          address_state: "CA",
+          address_zipcode: "90210",
+          address_country: "US",
+        },
+      ]);
+    });
+
     it("every status: drafts, pending and failed orders are skipped with their reason, taken once paid", async () => {
       const w = await site();
       const orders = WOO_STATUSES.map((status, i) =>

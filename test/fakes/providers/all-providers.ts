@@ -4,7 +4,7 @@
  */
 import { startFakeEnrichLayer } from "./fake-enrichlayer.js";
 import { startFakeFullContact } from "./fake-fullcontact.js";
-import { startFakeGravatar } from "./fake-gravatar.js";
+import { type GravatarQuota, startFakeGravatar } from "./fake-gravatar.js";
 import { startFakePdl } from "./fake-pdl.js";
 import type { FakeProvider, FakeProviderOptions } from "./fake-server.js";
 
@@ -20,13 +20,13 @@ export interface FakeProviders {
 }
 
 export async function startFakeProviders(
-  options: FakeProviderOptions = {},
+  options: FakeProviderOptions & { gravatarQuotaPerHour?: GravatarQuota } = {},
 ): Promise<FakeProviders> {
   const [pdl, enrichlayer, fullcontact, gravatar] = await Promise.all([
     startFakePdl(options),
     startFakeEnrichLayer(options),
     startFakeFullContact(options),
-    startFakeGravatar(options),
+    startFakeGravatar({ ...options, quotaPerHour: options.gravatarQuotaPerHour }),
   ]);
   const all = () => [pdl, enrichlayer, fullcontact, gravatar];
   return {

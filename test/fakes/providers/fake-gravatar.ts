@@ -3,6 +3,11 @@
  * with an optional `Authorization: Bearer` (a wrong key is refused, no key is fine unless the
  * fake was started with `requireKey`). Errors are `{"error": …, "code": …}`. Scripts are keyed
  * by e-mail and matched on its hash.
+ *
+ * Gravatar's quota (https://docs.gravatar.com/rest-api, "Rate Limits"): by default 100 requests
+ * an hour without an API key and 1,000 with one, and error 429 past it. Counted here over the
+ * last hour, apart for requests with the key and without. Gravatar documents no rate-limit
+ * header, so none is sent. `quotaPerHour` raises it, as Gravatar does for those who ask.
  */
 import { createHash } from "node:crypto";
 import {
@@ -30,7 +35,26 @@ export function sha256Email(email: string): string {
   return createHash("sha256").update(email.trim().toLowerCase()).digest("hex");
 }
 
-function protocol(requireKey: boolean): Protocol {
+/** Gravatar's default quotas, requests an hour (https://docs.gravatar.com/rest-api). */
+export const GRAVATAR_QUOTA = { keyless: 100, keyed: 1_000 } as const;
+
+export interface GravatarQuota {
+  keyless: number;
+  keyed: number;
+}
+
+const HOUR_MS = 3_600_000;
+
+function protocol(requireKey: boolean, quota: GravatarQuota): Protocol {
+  // When each request of the last hour came, per tier.
+  const seen = { keyless: [] as number[], keyed: [] as number[] };
+  const overQuota = (tier: keyof GravatarQuota, now: number): boolean => {
+    const times = seen[tier];
+    while (times.length > 0 && (times[0] ?? 0) <= now - HOUR_MS) times.shift();
+    if (times.length >= quota[tier]) return true;
+    times.push(now);
+    return false;
+  };
   return {
     keyFor: sha256Email,
     route(request, apiKey) {
@@ -40,19 +64,30 @@ function protocol(requireKey: boolean): Protocol {
       const given = bearer(request.headers);
       const refused = given === null ? requireKey : given !== apiKey;
       if (refused) return { answer: { status: 401, body: error(401) } };
+      if (overQuota(given === null ? "keyless" : "keyed", request.at))
+        return { answer: { status: 429, body: error(429) } };
       if (!/^[0-9a-f]{64}$/.test(match[1])) return { answer: { status: 400, body: error(400) } };
       return { key: match[1], email: null };
     },
     match: (person, email, request) =>
       profile(person, request.path.split("/").at(-1) ?? sha256Email(email)),
+    reset() {
+      seen.keyless.length = 0;
+      seen.keyed.length = 0;
+    },
     error,
   };
 }
 
 export function startFakeGravatar(
-  options: FakeProviderOptions & { requireKey?: boolean } = {},
+  options: FakeProviderOptions & { requireKey?: boolean; quotaPerHour?: GravatarQuota } = {},
 ): Promise<FakeProvider> {
-  return startFakeProvider(protocol(options.requireKey ?? false), FAKE_GRAVATAR_KEY, options);
+  const quota = options.quotaPerHour ?? GRAVATAR_QUOTA;
+  return startFakeProvider(
+    protocol(options.requireKey ?? false, quota),
+    FAKE_GRAVATAR_KEY,
+    options,
+  );
 }
 
 function error(status: number): unknown {

@@ -3,6 +3,11 @@
  * `X-Api-Key` (or PDL's `api_key` query parameter). Errors use PDL's body
  * `{"status": n, "error": {"type": …, "message": …}}`; a match is `{"status": 200, "likelihood",
  * "data": {...}}` with fields the plan does not include answered as `true`, as PDL does.
+ *
+ * PDL's rules applied here (https://docs.peopledatalabs.com/docs/reference-person-enrichment-api,
+ * https://docs.peopledatalabs.com/docs/output-response-person-enrichment-api): a request's
+ * `min_likelihood` makes a match less likely than it a 404 ("no records were found"); PDL
+ * "charge[s] per match", so only a 200 is billed (`billedCount`), never a 404 or an error.
  */
 import type { FakeProvider, FakeProviderOptions, LoggedRequest, Protocol } from "./fake-server.js";
 import { startFakeProvider } from "./fake-server.js";
@@ -42,10 +47,18 @@ const protocol: Protocol = {
   },
   match: (person, email, request) => ({
     status: 200,
-    likelihood: 9,
+    likelihood: person.pdlLikelihood,
     data: pdlPerson(person, email, request.query.titlecase === "true"),
     dataset_version: "31.0",
   }),
+  matchAnswer(person, email, request) {
+    // min_likelihood: the best match must be at least this likely to count as one, else 404.
+    const min = Number(request.query.min_likelihood ?? 0);
+    if (person.pdlLikelihood < min) return { status: 404, body: error(404) };
+    return { status: 200, body: protocol.match(person, email, request) };
+  },
+  // PDL charges per match: a 200.
+  bills: (answer) => answer.status === 200,
   error,
 };
 

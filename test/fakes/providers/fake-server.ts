@@ -56,6 +56,15 @@ export interface Protocol {
     apiKey: string | null,
   ): { key: string; email: string | null } | { answer: Answer };
   match(person: FakePerson, email: string, request: LoggedRequest): unknown;
+  /**
+   * The answer to a request whose person exists, when the provider's own rules may turn it into
+   * something else (PDL's `min_likelihood`); without it, a 200 with `match`.
+   */
+  matchAnswer?(person: FakePerson, email: string, request: LoggedRequest): Answer;
+  /** Whether the provider bills this answer (PDL: a 200, a match); without it nothing is counted. */
+  bills?(answer: Answer): boolean;
+  /** Forgets the protocol's own state (Gravatar's hourly counts) on the fake's `reset()`. */
+  reset?(): void;
   error(status: number): unknown;
 }
 
@@ -73,6 +82,8 @@ export interface FakeProvider {
   requests: LoggedRequest[];
   /** All requests received, including those dropped from the log. */
   requestCount(): number;
+  /** Answers the provider would bill, by its protocol's rule (0 for a fake without one). */
+  billedCount(): number;
   setBehaviour(email: string, behaviour: Behaviour | Behaviour[]): void;
   setDefaultBehaviour(behaviour: Behaviour | Behaviour[]): void;
   /** Back to the state at start: scripts, default behaviour, request log and count. */
@@ -92,6 +103,12 @@ export async function startFakeProvider(
   let fallback = asList(options.defaultBehaviour ?? { kind: "match" });
   const requests: LoggedRequest[] = [];
   let count = 0;
+  let billed = 0;
+  const reply = (res: http.ServerResponse, answer: Answer) => {
+    if (res.destroyed) return;
+    if (protocol.bills?.(answer)) billed += 1;
+    send(res, answer);
+  };
 
   const server = http.createServer(async (req, res) => {
     const logged = await readRequest(req);
@@ -100,13 +117,13 @@ export async function startFakeProvider(
     count += 1;
     requests.push(logged);
     if (requests.length > maxLog) requests.shift();
-    if ("answer" in routed) return send(res, routed.answer);
+    if ("answer" in routed) return reply(res, routed.answer);
     const behaviour = next(scripts.get(routed.key) ?? fallback);
     if (behaviour.kind === "hang") return;
     const answer = answerFor(protocol, behaviour, logged, routed.key);
     const ms = delayMs(behaviour.delay);
-    if (ms === 0) return send(res, answer);
-    const timer = setTimeout(() => send(res, answer), ms);
+    if (ms === 0) return reply(res, answer);
+    const timer = setTimeout(() => reply(res, answer), ms);
     res.on("close", () => clearTimeout(timer));
   });
   server.keepAliveTimeout = 30_000;
@@ -118,6 +135,7 @@ export async function startFakeProvider(
     apiKey,
     requests,
     requestCount: () => count,
+    billedCount: () => billed,
     setBehaviour(email, behaviour) {
       const key = protocol.keyFor(email);
       emails.set(key, email.trim().toLowerCase());
@@ -132,6 +150,8 @@ export async function startFakeProvider(
       fallback = asList(options.defaultBehaviour ?? { kind: "match" });
       requests.length = 0;
       count = 0;
+      billed = 0;
+      protocol.reset?.();
     },
     close() {
       server.closeAllConnections();
@@ -148,11 +168,11 @@ function answerFor(
 ): Answer {
   const email = request.email ?? key;
   switch (behaviour.kind) {
-    case "match":
-      return {
-        status: 200,
-        body: protocol.match(fakePerson(email, behaviour.person), email, request),
-      };
+    case "match": {
+      const person = fakePerson(email, behaviour.person);
+      if (protocol.matchAnswer !== undefined) return protocol.matchAnswer(person, email, request);
+      return { status: 200, body: protocol.match(person, email, request) };
+    }
     case "not_found":
       return { status: 404, body: protocol.error(404) };
     case "error": {

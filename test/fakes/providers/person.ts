@@ -10,6 +10,8 @@ export interface FakePerson {
   title: string;
   /** People Data Labs' canonical levels for the title. */
   pdlLevels: string[];
+  /** How sure People Data Labs is that its record is this person (1–10). */
+  pdlLikelihood: number;
   company: string;
   companyDomain: string;
   /** PDL's band, e.g. "1001-5000". */
@@ -42,6 +44,7 @@ export function fakePerson(email: string, overrides: Partial<FakePerson> = {}): 
     lastName: capitalise(last),
     title: "Chief Executive Officer",
     pdlLevels: ["cxo"],
+    pdlLikelihood: 9,
     company: "Acme Corporation",
     companyDomain: "acme.com",
     companySize: "1001-5000",

@@ -1,8 +1,9 @@
 /**
  * Settings → Integrations → Destinations (admins and owners: the dashboard's default access):
- * list, add a signed webhook (its secret shown on the answer, once), send a test, remove, and a
- * destination's delivery log with "Send again". Forms carry the CSRF token (actionOptions);
- * adding and removing are audited by the use cases; another account's ids are a 404.
+ * list, add a signed webhook (its secret shown on the answer, once), send a test, enable one its
+ * receiver disabled (410 Gone), remove, and a destination's delivery log with "Send again". Forms
+ * carry the CSRF token (actionOptions); adding, enabling and removing are audited by the use
+ * cases; another account's ids are a 404.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
@@ -12,6 +13,7 @@ import { userActor } from "../../audit/audit-actor.js";
 import { addDestination } from "../../destinations/add-destination.js";
 import { apiVersionStandings } from "../../destinations/api-version-warnings.js";
 import type { DestinationsDeps } from "../../destinations/destination-driver.js";
+import { enableDestination } from "../../destinations/disable-destination.js";
 import { listDeliveries } from "../../destinations/list-deliveries.js";
 import { listDestinations } from "../../destinations/list-destinations.js";
 import { removeDestination } from "../../destinations/remove-destination.js";
@@ -34,6 +36,10 @@ import {
 const NOTICES: Record<string, Notice> = {
   added: { kind: "success", text: "Destination added: the next customer events reach it." },
   removed: { kind: "success", text: "Destination removed: nothing more is sent there." },
+  enabled: {
+    kind: "success",
+    text: "Destination enabled: the next events are sent. Those recorded while it was off can be sent again from its log.",
+  },
   resent: { kind: "success", text: "The delivery is queued again, with the same webhook-id." },
 };
 
@@ -168,6 +174,28 @@ export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & De
           ? { kind: "success", text: `Test delivered (${result.statusCode}).` }
           : { kind: "error", text: `Test not delivered: ${result.error}` };
       return renderList(deps, reply, session, { notice });
+    },
+  );
+
+  app.post<WithId>(
+    `${DESTINATIONS_PATH}/:destinationId/enable`,
+    actionOptions(deps),
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { destinationId } = request.params;
+      if (!isUuid(destinationId)) return sendNotFoundPage(reply, session);
+      try {
+        await enableDestination(deps, {
+          accountId: session.accountId,
+          destinationId,
+          actor: userActor(session.userEmail),
+        });
+      } catch (error) {
+        if (error instanceof AppError && error.code === "not_found")
+          return sendNotFoundPage(reply, session);
+        throw error;
+      }
+      return seeOther(reply, `${DESTINATIONS_PATH}?notice=enabled`);
     },
   );
 

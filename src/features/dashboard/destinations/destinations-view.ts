@@ -1,7 +1,8 @@
 /**
  * Settings → Integrations → Destinations: the account's destinations with how their deliveries
  * stand (test, remove, open the log), and the form that adds a signed webhook. A new webhook's
- * signing secret is shown on the answer to the form, once.
+ * signing secret is shown on the answer to the form, once. A destination its receiver disabled
+ * (410 Gone) says so, with when and the answer, and offers "Enable again".
  */
 import type { DestinationEvent } from "../../../db/schema.js";
 import { DESTINATION_EVENTS } from "../../destinations/destination-events.js";
@@ -49,12 +50,19 @@ function row(session: DashboardSession, d: DestinationSummary): SafeHtml {
   return html`<tr>
   <td class="primary-cell" data-label="Destination"><a href="${base}">${d.target}</a><div class="muted small">${d.kind === "webhook" ? "Signed webhook" : d.kind}${d.secretHint ? html` · secret <code>${d.secretHint}</code>` : ""}</div></td>
   <td data-label="Events">${d.events.join(", ")}</td>
-  <td data-label="Deliveries">${d.delivered} delivered${d.pending > 0 ? html`, ${d.pending} pending` : ""}${d.failed > 0 ? html`, <span class="error-text">${d.failed} failed</span>` : ""}</td>
+  <td data-label="Deliveries">${d.delivered} delivered${d.pending > 0 ? html`, ${d.pending} pending` : ""}${d.failed > 0 ? html`, <span class="error-text">${d.failed} failed</span>` : ""}${disabledNote(d)}</td>
   <td data-label="Actions"><div class="actions">
+    ${d.disabledAt === null ? "" : postButton(session, `${base}/enable`, "Enable again", "primary")}
     ${postButton(session, `${base}/test`, "Send a test", "secondary")}
     ${postButton(session, `${base}/remove`, "Remove", "danger", `Remove ${d.target}? Nothing more is sent there.`)}
   </div></td>
 </tr>`;
+}
+
+/** A disabled destination: since when, and the receiver's answer that disabled it. */
+function disabledNote(d: DestinationSummary): SafeHtml {
+  if (d.disabledAt === null) return html``;
+  return html`<p class="error-text small" data-disabled-at="${d.disabledAt}"><strong>Disabled</strong> since <time datetime="${d.disabledAt}">${d.disabledAt.replace("T", " ").slice(0, 16)} UTC</time>: the receiver answered <code>${d.disabledReason ?? "410"}</code>. Events are recorded, not sent, until you enable it again.</p>`;
 }
 
 function addForm(p: DestinationsProps): SafeHtml {
@@ -64,7 +72,7 @@ function addForm(p: DestinationsProps): SafeHtml {
   );
   return html`<section class="panel" aria-labelledby="add-webhook-title">
   <div class="panel-head"><h2 id="add-webhook-title">Add a signed webhook</h2></div>
-  <p class="muted">Each event is POSTed as JSON <code>{type, timestamp, data}</code> and signed as the Standard Webhooks specification says (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>): verify it with any Standard Webhooks library. A failed delivery is tried again for up to 3 days under the same <code>webhook-id</code>.</p>
+  <p class="muted">Each event is POSTed as JSON <code>{type, timestamp, data}</code> and signed as the Standard Webhooks specification says (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>): verify it with any Standard Webhooks library. A failed delivery is tried again for up to 3 days under the same <code>webhook-id</code>; a redirect fails at once (give the final URL), and a <code>410 Gone</code> disables the webhook until you enable it again.</p>
   ${refusal(p, "webhook")}
   <form method="post" action="${DESTINATIONS_PATH}/webhook">${csrfField(p.session)}
     ${field({ name: "url", label: "Receiver URL", type: "url", value: p.refused?.form === "webhook" ? p.refused.url : "", placeholder: "https://example.com/hooks/velvet", required: true, autocomplete: "off" })}

@@ -4,10 +4,13 @@
  * outbound client (guarded: no private address unless WEBHOOKS_ALLOW_PRIVATE, no redirect, a
  * timeout, a capped answer).
  *
- * Answers, as Standard Webhooks senders read them: any 2xx is delivered; 410 Gone means the
- * receiver is gone for good (failed); any other answer, a timeout or a network error is tried
- * again later under the same webhook-id (a 429's or 503's Retry-After is honoured); an address
- * the guard refuses is failed.
+ * Answers, as the Standard Webhooks spec reads them ("Delivery success and failure",
+ * https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md):
+ * any 2xx is delivered; a 3xx is failed at once, not retried (redirects are not followed: the
+ * URL is wrong and must be updated, which no retry fixes); 410 Gone means the receiver wants no
+ * more, so the delivery fails and the destination is disabled (`gone`); any other answer, a
+ * timeout or a network error is tried again later under the same webhook-id (a 429's or 503's
+ * Retry-After is honoured); an address the guard refuses is failed.
  */
 import { AppError } from "../../../lib/app-error.js";
 import { excerpt } from "../../../lib/excerpt.js";
@@ -16,6 +19,14 @@ import { checkWebhookUrl } from "../../alerts/webhook-url.js";
 import type { DestinationDriver } from "../destination-driver.js";
 import { DESTINATION_EVENTS } from "../destination-events.js";
 import { newWebhookSecret, signedHeaders } from "./sign-webhook.js";
+
+/**
+ * How long a receiver has to answer. The spec recommends 15 to 30 s so that consumers have time
+ * to process and acknowledge; 20 s gives a slow receiver that time while a hung one still frees
+ * the worker slot well inside the job's lease (JOB_LEASE_MS, 60 s by default), so the same
+ * delivery is never sent twice at once by a second worker.
+ */
+export const WEBHOOK_TIMEOUT_MS = 20_000;
 
 export function webhookDriver(options: { allowPrivate: boolean }): DestinationDriver {
   return {
@@ -49,6 +60,7 @@ export function webhookDriver(options: { allowPrivate: boolean }): DestinationDr
             ...signedHeaders(destination.secret, delivery.id, deps.clock.now(), delivery.body),
           },
           body: delivery.body,
+          timeoutMs: WEBHOOK_TIMEOUT_MS,
         },
         signal,
       );
@@ -57,11 +69,15 @@ export function webhookDriver(options: { allowPrivate: boolean }): DestinationDr
       const answer = `${res.status} ${excerpt(res.body)}`.trim();
       if (res.verdict === "ok")
         return { outcome: "delivered", statusCode: res.status, error: null };
-      if (res.status === 410) return { outcome: "failed", statusCode: res.status, error: answer };
-      const error = res.verdict === "redirect" ? `${answer}: redirects are not followed` : answer;
+      if (res.status === 410)
+        return { outcome: "failed", statusCode: res.status, error: answer, gone: true };
+      if (res.verdict === "redirect") {
+        const error = `${answer}: redirects are not followed; set the receiver's final URL`;
+        return { outcome: "failed", statusCode: res.status, error };
+      }
       return res.retryAfterMs === undefined
-        ? { outcome: "retry", statusCode: res.status, error }
-        : { outcome: "retry", statusCode: res.status, error, delayMs: res.retryAfterMs };
+        ? { outcome: "retry", statusCode: res.status, error: answer }
+        : { outcome: "retry", statusCode: res.status, error: answer, delayMs: res.retryAfterMs };
     },
   };
 }

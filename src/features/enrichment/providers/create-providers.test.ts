@@ -67,4 +67,40 @@ describe("createProviders", () => {
       error: "timed out after 150 ms",
     });
   });
+
+  it("paces Gravatar at its hourly quota: 100 an hour without a key, 1,000 with one", async () => {
+    // The clock stands still: the bucket's burst (a tenth of a minute's allowance, at least
+    // one request) goes at once, then the next waits for its token.
+    const now = () => 1_700_000_000_000;
+    const pace = async (env: Record<string, string>, burst = 1) => {
+      const [gravatar] = createProviders(loadConfig(env).enrichment, { maxRateWaitMs: 0, now });
+      if (!gravatar) throw new Error("expected gravatar");
+      for (let i = 0; i < burst; i++)
+        expect((await gravatar.lookup(query, lookupSignal())).kind).toBe("matched");
+      const next = await gravatar.lookup(query, lookupSignal());
+      expect(next).toMatchObject({ kind: "transient", cause: "rate_limited" });
+      return next.kind === "transient" ? next : null;
+    };
+    const keyless = await pace({ GRAVATAR_ENABLED: "true", GRAVATAR_BASE_URL: fakes.gravatar.url });
+    // 3,600 s / 100 = one request every 36 s.
+    expect(keyless?.retryAfterMs).toBeGreaterThanOrEqual(36_000);
+    expect(keyless?.retryAfterMs).toBeLessThanOrEqual(36_001);
+    expect(keyless?.error).toBe("local rate limit of 100/hour reached");
+    // 1,000 an hour: 16.7 a minute, a burst of 2, then one every 3.6 s.
+    const keyed = await pace(
+      { GRAVATAR_API_KEY: FAKE_GRAVATAR_KEY, GRAVATAR_BASE_URL: fakes.gravatar.url },
+      2,
+    );
+    expect(keyed?.retryAfterMs).toBeGreaterThanOrEqual(3_600);
+    expect(keyed?.retryAfterMs).toBeLessThanOrEqual(3_601);
+    expect(keyed?.error).toBe("local rate limit of 1000/hour reached");
+    expect(fakes.gravatar.requestCount()).toBe(3);
+    // A quota Gravatar raised is set per minute.
+    const raised = await pace({
+      GRAVATAR_ENABLED: "true",
+      GRAVATAR_BASE_URL: fakes.gravatar.url,
+      GRAVATAR_RATE_LIMIT_PER_MIN: "6",
+    });
+    expect(raised?.retryAfterMs).toBe(10_000);
+  });
 });

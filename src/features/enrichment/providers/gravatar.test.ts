@@ -44,6 +44,36 @@ describe("gravatar adapter: requests and matches", () => {
     expect(request?.headers).not.toHaveProperty("authorization");
   });
 
+  it("answers 429 past Gravatar's hourly quota, counted apart with and without the key", async () => {
+    const small = await startFakeGravatar({ quotaPerHour: { keyless: 3, keyed: 5 } });
+    try {
+      const ask = (apiKey: string | null) =>
+        createGravatarProvider({ apiKey, baseUrl: small.url }).lookup(
+          providerQuery("jane.doe@example.com"),
+          AbortSignal.timeout(5_000),
+        );
+      for (let i = 0; i < 3; i++) expect((await ask(null)).kind).toBe("matched");
+      expect(await ask(null)).toMatchObject({ kind: "transient", httpStatus: 429 });
+      for (let i = 0; i < 5; i++) expect((await ask(FAKE_GRAVATAR_KEY)).kind).toBe("matched");
+      expect(await ask(FAKE_GRAVATAR_KEY)).toMatchObject({ kind: "transient", httpStatus: 429 });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("holds Gravatar's default quota: the 101st keyless request of an hour is refused", async () => {
+    const ask = () =>
+      fetch(`${fake.url}/v3/profiles/${"a".repeat(64)}`).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }));
+    for (let i = 0; i < 100; i++) expect((await ask()).status).toBe(200);
+    expect(await ask()).toEqual({
+      status: 429,
+      body: { error: "Too many requests", code: "rate_limit_exceeded" },
+    });
+  });
+
   it("sends the key as a bearer token when one is set", async () => {
     const result = await lookup("jane.doe@example.com", FAKE_GRAVATAR_KEY);
     expect(result.kind).toBe("matched");

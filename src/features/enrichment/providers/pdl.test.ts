@@ -37,7 +37,11 @@ describe("pdl adapter: requests and matches", () => {
     const [request] = fake.requests;
     expect(request?.method).toBe("GET");
     expect(request?.path).toBe("/v5/person/enrich");
-    expect(request?.query).toEqual({ email: "Jane.Doe@Example.com", titlecase: "true" });
+    expect(request?.query).toEqual({
+      email: "Jane.Doe@Example.com",
+      titlecase: "true",
+      min_likelihood: "6",
+    });
     expect(request?.headers["x-api-key"]).toBe(FAKE_PDL_KEY);
     expect(request?.query).not.toHaveProperty("api_key");
   });
@@ -122,6 +126,36 @@ describe("pdl adapter: requests and matches", () => {
     const result = await lookup("no.data@example.com");
     expect(result).toMatchObject({ kind: "permanent", cause: "malformed_response" });
     if (result.kind === "permanent") expect(result.error).toMatch(/data/);
+  });
+
+  it("sends min_likelihood, so a weak match is PDL's unbilled 404, not a billed 200", async () => {
+    fake.setBehaviour("weak.match@example.com", { kind: "match", person: { pdlLikelihood: 5 } });
+    fake.setBehaviour("strong.match@example.com", { kind: "match", person: { pdlLikelihood: 7 } });
+    const strict = createPdlProvider({ apiKey: FAKE_PDL_KEY, baseUrl: fake.url, minLikelihood: 7 });
+    const ask = (email: string) => strict.lookup(providerQuery(email), AbortSignal.timeout(5_000));
+
+    const weak = await ask("weak.match@example.com");
+    expect(weak).toMatchObject({ kind: "not_found", provider: "pdl", httpStatus: 404 });
+    expect(fake.requests[0]?.query.min_likelihood).toBe("7");
+    expect(fake.billedCount()).toBe(0);
+
+    const strong = await ask("strong.match@example.com");
+    expect(strong).toMatchObject({ kind: "matched", confidence: "likelihood 7/10" });
+    expect(fake.billedCount()).toBe(1);
+  });
+
+  it("still counts a 200 under the minimum as no match, saying why", async () => {
+    fake.setBehaviour("ignored.minimum@example.com", {
+      kind: "raw",
+      status: 200,
+      body: { status: 200, likelihood: 4, data: { full_name: "someone else" } },
+    });
+    const result = await lookup("ignored.minimum@example.com");
+    expect(result).toMatchObject({
+      kind: "not_found",
+      httpStatus: 200,
+      reason: "likelihood 4 is below the minimum of 6: treated as no match",
+    });
   });
 
   it("reads PDL's X-RateLimit-Reset when a 429 has no Retry-After", async () => {

@@ -1,11 +1,16 @@
 /**
  * People Data Labs, Person Enrichment API v5 (identity database):
  * `GET {base}/v5/person/enrich?email=…&titlecase=true` with `X-Api-Key`.
+ * The request carries `min_likelihood` (PDL advises 6): PDL then answers 404 when its best match
+ * is less likely than that, and a 404 is not billed ("We charge per match"), so a weak match
+ * costs nothing instead of a billed 200 thrown away here.
  * 200 = one matched person under `data`, with PDL's `likelihood` (1–10) that it is the person
- * asked about: below `minLikelihood` (PDL advises 6) it counts as no match (still billed, a 200),
- * with the reason; 404 = no match (not billed, not a failure);
+ * asked about; a 200 below the minimum all the same counts as no match, with the reason;
+ * 404 = no match (not billed, not a failure);
  * 400/401/402/403 = permanent; 429 = transient after Retry-After or X-RateLimit-Reset; 5xx = transient.
- * Docs: https://docs.peopledatalabs.com/docs/output-response-person-enrichment-api
+ * Docs: https://docs.peopledatalabs.com/docs/output-response-person-enrichment-api (likelihood,
+ * `min_likelihood`), https://docs.peopledatalabs.com/docs/reference-person-enrichment-api
+ * (200 per match, 404 otherwise, billed per match).
  */
 import { z } from "zod";
 import type { OutboundHttp } from "../../../lib/outbound/outbound-http.js";
@@ -42,7 +47,10 @@ export interface PdlSettings {
   /** The thread's shared outbound client (createProviders); without it the adapter builds one. */
   http?: OutboundHttp;
   now?: () => number;
-  /** A match less likely than this (1–10) counts as no match; default 6, as PDL advises. */
+  /**
+   * Sent as `min_likelihood`: a match less likely than this (1–10) is PDL's unbilled 404;
+   * default 6, as PDL advises.
+   */
   minLikelihood?: number;
 }
 
@@ -84,6 +92,8 @@ export function createPdlProvider(settings: PdlSettings): EnrichmentProvider {
       const url = new URL(`${settings.baseUrl}/v5/person/enrich`);
       url.searchParams.set("email", query.email.trim());
       url.searchParams.set("titlecase", "true");
+      const min = settings.minLikelihood ?? 6;
+      url.searchParams.set("min_likelihood", String(min));
       const headers = { "x-api-key": settings.apiKey };
       const answer = await send("pdl", { url: url.toString(), headers }, signal, via);
       if (!isAnswer(answer)) return answer;
@@ -91,7 +101,8 @@ export function createPdlProvider(settings: PdlSettings): EnrichmentProvider {
       const parsed = parseBody("pdl", answer, PdlResponse);
       if (!parsed.ok) return parsed.result;
       const likelihood = parsed.data.likelihood ?? null;
-      const min = settings.minLikelihood ?? 6;
+      // PDL applies min_likelihood itself; a 200 under it (a PDL that ignored it) still counts
+      // as no match.
       if (likelihood !== null && likelihood < min) {
         const reason = `likelihood ${likelihood} is below the minimum of ${min}: treated as no match`;
         return { kind: "not_found", provider: "pdl", httpStatus: 200, raw: answer.body, reason };

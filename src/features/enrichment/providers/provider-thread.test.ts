@@ -136,7 +136,14 @@ describe("providers on their own thread", () => {
 
   it("keeps the timeout and circuit breaker in the thread, and logs through the main logger", async () => {
     const log = recordingLog();
-    const env = { ...fakes.env, PROVIDER_TIMEOUT_MS: "300", CIRCUIT_BREAKER_FAILURES: "2" };
+    // A raised Gravatar pace: without a key its quota allows one call every 36 s, and this test
+    // is about the timeout and the breaker, not the rate limit.
+    const env = {
+      ...fakes.env,
+      PROVIDER_TIMEOUT_MS: "300",
+      CIRCUIT_BREAKER_FAILURES: "2",
+      GRAVATAR_RATE_LIMIT_PER_MIN: "600",
+    };
     const { providers } = start(env, log);
     fakes.gravatar.setDefaultBehaviour({ kind: "hang" });
     const gravatar = providers[3];

@@ -132,7 +132,7 @@ export function withResilience(
       if (!token.ok) {
         breaker.record("neutral", admission.probe);
         if (signal.aborted) return aborted();
-        const error = `local rate limit of ${settings.ratePerMinute}/min reached`;
+        const error = `local rate limit of ${rateText(settings.ratePerMinute)} reached`;
         return refused(error, token.retryAfterMs, "rate_limited");
       }
       const started = performance.now();
@@ -172,4 +172,10 @@ function outcomeOf(result: ProviderResult): CallOutcome {
   const neutral =
     result.cause === "rate_limited" || result.cause === "pending" || result.cause === "aborted";
   return neutral ? "neutral" : "failure";
+}
+
+/** "100/min", or "100/hour" for a quota under one a minute or not whole a minute (Gravatar's). */
+function rateText(ratePerMinute: number): string {
+  if (Number.isInteger(ratePerMinute)) return `${ratePerMinute}/min`;
+  return `${Math.round(ratePerMinute * 60)}/hour`;
 }
