@@ -1,7 +1,8 @@
 /**
- * The HTTP half of both baseline servers (bench/baseline-server.ts on SQLite,
- * bench/pg-baseline-server.ts on PostgreSQL): read the body, JSON.parse it, hand it to `insert`
- * (which answers the new row's id, at once or as a promise), answer 200 `{success, id}` JSON.
+ * The HTTP half of the floor servers (bench/baseline-server.ts on SQLite,
+ * bench/pg-baseline-server.ts on PostgreSQL, bench/same-writes-server.ts): read the body,
+ * JSON.parse it, hand it to the server's write, answer 200 JSON. The one-insert floors answer
+ * `{success, id}` (serveBaseline); the same-writes floor answers as Velvet does (serveJson).
  * Exits when the benchmark closes our stdin (even if it died by SIGKILL) or on a signal.
  */
 import http from "node:http";
@@ -41,25 +42,59 @@ export function serveBaseline(
   insert: (body: BaselineBody) => number | Promise<number>,
   close: () => unknown,
 ): void {
+  serveJson<BaselineBody>(
+    port,
+    (body) => {
+      const id = insert(body);
+      return typeof id === "number"
+        ? { success: true, id }
+        : id.then((n) => ({ success: true, id: n }));
+    },
+    close,
+  );
+}
+
+/**
+ * Answers 200 with what `write` returns for the parsed body: at once when it returns a value
+ * (a synchronous SQLite write is answered in the same turn), when settled when it returns a
+ * promise; 500 when it throws or rejects.
+ */
+export function serveJson<B>(
+  port: number,
+  write: (body: B) => object | Promise<object>,
+  close: () => unknown,
+): void {
+  // In the server's log: a floor that fails is a floor whose figures mean nothing.
+  const failed = (res: http.ServerResponse, error: unknown) => {
+    process.stderr.write(
+      `write failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    answer(res, 500, { error: "Internal Server Error", message: "write failed" });
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      let body: BaselineBody;
+      let body: B;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as BaselineBody;
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as B;
       } catch {
         answer(res, 400, { error: "Bad Request", message: "Request body is not valid JSON" });
         return;
       }
-      const id = insert(body);
-      // The SQLite insert is synchronous: answered in the same turn, as before.
-      if (typeof id === "number") answer(res, 200, { success: true, id });
-      else
-        id.then(
-          (n) => answer(res, 200, { success: true, id: n }),
-          () => answer(res, 500, { error: "Internal Server Error", message: "insert failed" }),
+      let written: object | Promise<object>;
+      try {
+        written = write(body);
+      } catch (error) {
+        failed(res, error);
+        return;
+      }
+      if (written instanceof Promise)
+        written.then(
+          (value) => answer(res, 200, value),
+          (error: unknown) => failed(res, error),
         );
+      else answer(res, 200, written);
     });
   });
   server.keepAliveTimeout = 72_000;

@@ -1,9 +1,11 @@
 /**
- * Starts a baseline server in its own process on a free port: bench/baseline-server.ts on a
- * fresh SQLite file, or (startPgBaseline) bench/pg-baseline-server.ts on a PostgreSQL database.
+ * Starts a floor server in its own process on a free port: bench/baseline-server.ts on a
+ * fresh SQLite file, (startPgBaseline) bench/pg-baseline-server.ts on a PostgreSQL database, or
+ * (startSameWritesFloor) bench/same-writes-server.ts on a SQLite file made as Velvet's is.
  */
 import path from "node:path";
 import { freePort, type StartedChild, startChild, waitUntilAnswering } from "./children.js";
+import { createAccount } from "./velvet-process.js";
 
 export interface BaselineServer {
   url: string;
@@ -17,6 +19,29 @@ export function startBaseline(dir: string): Promise<BaselineServer> {
 
 export function startPgBaseline(dir: string, databaseUrl: string): Promise<BaselineServer> {
   return start(dir, "pg-baseline-server.ts", { DATABASE_URL: databaseUrl });
+}
+
+export interface SameWritesFloor extends BaselineServer {
+  databaseFile: string;
+}
+
+/**
+ * The same-writes floor's database is made as the bench makes Velvet's: `velvet account create`
+ * on a fresh file applies Velvet's migrations (tables, indexes, triggers, foreign keys) and
+ * writes the account, store and API key; the floor then writes that store's new customers.
+ */
+export async function startSameWritesFloor(dir: string): Promise<SameWritesFloor> {
+  const databaseFile = path.join(dir, "same-writes.db");
+  const { accountId, storeId } = await createAccount({
+    ...process.env,
+    DATABASE_URL: databaseFile,
+  });
+  const server = await start(dir, "same-writes-server.ts", {
+    DATABASE_FILE: databaseFile,
+    ACCOUNT_ID: accountId,
+    STORE_ID: storeId,
+  });
+  return { ...server, databaseFile };
 }
 
 async function start(

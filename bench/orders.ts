@@ -1,15 +1,18 @@
 /**
- * Order intake (issue 2, item 9): POST /api/v1/orders on `velvet serve` (SQLite) against a bare
- * node:http + one-insert baseline, each in its own process, same load generator, same bodies.
- *   1. baseline, every request a new customer with an order;
- *   2. Velvet, every request a new customer with an order (the target);
- *   3. Velvet, repeats of the customers and orders of run 2 (existing customer, existing order).
- * Each run: warm-up (discarded), then the measured duration. The database is counted after
- * runs 2 and 3: one customer, order, charge and job per new customer; repeats write nothing.
+ * Order intake: POST /api/v1/orders on `velvet serve` (SQLite) against two floors, each in its
+ * own process, same load generator, same bodies. Each round:
+ *   1. the one-insert floor (baseline-server.ts), every request a new customer with an order;
+ *   2. the same-writes floor (same-writes-server.ts): a new customer's rows as Velvet writes
+ *      them, in Velvet's schema, one transaction a request;
+ *   3. Velvet, every request a new customer with an order (the targets: against both floors).
+ * After the rounds: Velvet, repeats of the customers and orders it answered (existing customer,
+ * existing order). Each run: warm-up (discarded), then the measured duration. The databases
+ * are counted after the rounds (both Velvet's and the same-writes floor's: one customer, order,
+ * charge and job per new customer) and Velvet's after the repeats (which write nothing).
  */
 import fs from "node:fs";
 import SQLite from "better-sqlite3";
-import { startBaseline } from "./baseline-process.js";
+import { startBaseline, startSameWritesFloor } from "./baseline-process.js";
 import { type CpuUsage, measureCpu } from "./cpu.js";
 import { type LoadResult, type RequestSource, runLoad } from "./load.js";
 import { medianRatio } from "./median-ratio.js";
@@ -27,6 +30,8 @@ import { startVelvet } from "./velvet-process.js";
 const PATH = "/api/v1/orders";
 /** SQLite: Velvet's new customers against the one-insert floor of the same run. */
 export const REQUIRED_RATIO = 0.6;
+/** SQLite: Velvet's new customers against the same-writes floor of the same run. */
+export const REQUIRED_SAME_WRITES_RATIO = 0.85;
 export const MAX_P99_MS = 25;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_SQLITE_ROUNDS ?? 2));
 
@@ -47,7 +52,7 @@ export interface RowCounts {
 export const ordersPhase: Phase = {
   name: "orders",
   title: "Order intake: POST /api/v1/orders",
-  budgetSec: (s) => (2 * ROUNDS + 1) * (s.warmupSec + s.durationSec) + 120,
+  budgetSec: (s) => (3 * ROUNDS + 1) * (s.warmupSec + s.durationSec) + 150,
   run: runOrdersPhase,
 };
 
@@ -60,10 +65,16 @@ async function runOrdersPhase(context: PhaseContext): Promise<PhaseReport> {
   const baseline = await startBaseline(context.dir);
   let afterNew: RowCounts;
   let afterRepeats: RowCounts;
+  let afterSameWrites: RowCounts;
+  let sameWrites: Awaited<ReturnType<typeof startSameWritesFloor>> | undefined;
   let velvet: Awaited<ReturnType<typeof startVelvet>> | undefined;
   const baselineSource = baselineNewCustomers(run, next);
+  // Answered as Velvet answers, so checked as Velvet's answers are.
+  const sameWritesSource = velvetNewCustomers(run, next);
   const fresh = velvetNewCustomers(run, next);
   try {
+    context.log("same-writes floor: node:http + JSON.parse + a new customer's rows, raw SQLite");
+    sameWrites = await startSameWritesFloor(context.dir);
     context.log("velvet serve (SQLite, worker off)");
     velvet = await startVelvet({ dir: context.dir, env: { WORKER_ENABLED: "false" } });
     const headers = { authorization: `Bearer ${velvet.apiKey}` };
@@ -79,10 +90,20 @@ async function runOrdersPhase(context: PhaseContext): Promise<PhaseReport> {
         baselineSource,
       );
       runs.push({ ...floorRun, round });
+      const sameWritesRun = await measure(
+        context,
+        "same-writes-new",
+        sameWrites.url,
+        {},
+        sameWrites.child.process.pid,
+        sameWritesSource,
+      );
+      runs.push({ ...sameWritesRun, round });
       const velvetRun = await measure(context, "velvet-new", velvet.url, headers, pid, fresh);
       runs.push({ ...velvetRun, round });
     }
     afterNew = await settledCounts(velvet.databaseFile);
+    afterSameWrites = await settledCounts(sameWrites.databaseFile);
     runs.push(
       await measure(
         context,
@@ -96,20 +117,37 @@ async function runOrdersPhase(context: PhaseContext): Promise<PhaseReport> {
     afterRepeats = await settledCounts(velvet.databaseFile);
   } finally {
     await velvet?.stop();
+    await sameWrites?.stop();
     await baseline.stop();
   }
   const logBytes = fs.statSync(velvet.child.logFile).size;
 
   const ratio = medianRatio(runs, "velvet-new", "baseline-new");
-  const targets = evaluate(runs, ratio, fresh.answers.size, afterNew, afterRepeats);
+  const sameWritesRatio = medianRatio(runs, "velvet-new", "same-writes-new");
+  const [floorTarget, ...velvetTargets] = evaluate(
+    runs,
+    ratio,
+    fresh.answers.size,
+    afterNew,
+    afterRepeats,
+  );
+  // The throughput targets first, as in the table's summary line.
+  const targets = [
+    floorTarget as Target,
+    sameWritesTarget(runs, sameWritesRatio),
+    ...velvetTargets,
+    sameWritesRows(afterSameWrites, sameWritesSource.answers.size),
+  ];
   return {
-    table: ordersTable(runs, ratio),
+    table: ordersTable(runs, ratio, sameWritesRatio),
     targets,
     raw: {
       runs,
       velvetNewVsBaseline: ratio,
-      rows: { afterNew, afterRepeats },
+      velvetNewVsSameWrites: sameWritesRatio,
+      rows: { afterNew, afterRepeats, sameWritesFloor: afterSameWrites },
       answeredNewCustomers: fresh.answers.size,
+      answeredSameWritesFloor: sameWritesSource.answers.size,
       velvetLogBytes: logBytes,
     },
   };
@@ -154,6 +192,29 @@ async function settledCounts(file: string): Promise<RowCounts> {
   } finally {
     db.close();
   }
+}
+
+function sameWritesTarget(runs: MeasuredRun[], ratio: number): Target {
+  const fresh = runs.filter((r) => r.name === "velvet-new");
+  const floors = runs.filter((r) => r.name === "same-writes-new");
+  return {
+    name: `new-customer req/s >= ${REQUIRED_SAME_WRITES_RATIO} of the same-writes floor`,
+    pass: ratio >= REQUIRED_SAME_WRITES_RATIO,
+    detail: `median of ${fresh.length} round(s): ${ratio.toFixed(2)} (${fresh.map((r) => r.requestsPerSec.toFixed(0)).join(" / ")} vs ${floors.map((r) => r.requestsPerSec.toFixed(0)).join(" / ")} req/s)`,
+  };
+}
+
+/** The same-writes floor made what it stands for: a new customer's rows for every answer. */
+function sameWritesRows(rows: RowCounts, answered: number): Target {
+  const perCustomer =
+    rows.orders === rows.customers &&
+    rows.usage_charges === rows.customers &&
+    rows.jobs === rows.customers;
+  return {
+    name: "same-writes floor: one customer, order, charge and job per request",
+    pass: perCustomer && rows.customers >= answered,
+    detail: `${JSON.stringify(rows)} (answered ${answered})`,
+  };
 }
 
 function evaluate(

@@ -63,7 +63,8 @@ export async function startVelvet(options: {
   return { url, accountId, storeId, apiKey, databaseFile, child, stop: () => child.stop() };
 }
 
-async function createAccount(env: NodeJS.ProcessEnv): Promise<VelvetAccount> {
+/** `velvet account create` on env's DATABASE_URL, which it migrates first. */
+export async function createAccount(env: NodeJS.ProcessEnv): Promise<VelvetAccount> {
   const { stdout } = await run(
     process.execPath,
     [VELVET, "account", "create", "--name", "Bench Store", "--owner", "owner@bench.test", "--json"],
