@@ -212,7 +212,7 @@ function commitTurn(): void {
     for (const m of members) m.reject(error);
     return;
   }
-  members.forEach((m, i) => m.resolve(answers[i] as Answer));
+  for (const [i, m] of members.entries()) m.resolve(answers[i] as Answer);
 }
 
 function submit(s: OrderSubmission, requestId: string): Promise<Answer> {
