@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { AppError } from "../../../lib/app-error.js";
 import { isUuid } from "../../../lib/ids.js";
-import { userActor } from "../../audit/audit-actor.js";
+import { type AuditActor, userActor } from "../../audit/audit-actor.js";
 import { addDestination } from "../../destinations/add-destination.js";
 import { apiVersionStandings } from "../../destinations/api-version-warnings.js";
 import type { DestinationsDeps } from "../../destinations/destination-driver.js";
@@ -177,49 +177,38 @@ export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & De
     },
   );
 
-  app.post<WithId>(
-    `${DESTINATIONS_PATH}/:destinationId/enable`,
-    actionOptions(deps),
-    async (request, reply) => {
-      const session = sessionOf(request);
-      const { destinationId } = request.params;
-      if (!isUuid(destinationId)) return sendNotFoundPage(reply, session);
-      try {
-        await enableDestination(deps, {
-          accountId: session.accountId,
-          destinationId,
-          actor: userActor(session.userEmail),
-        });
-      } catch (error) {
-        if (error instanceof AppError && error.code === "not_found")
-          return sendNotFoundPage(reply, session);
-        throw error;
-      }
-      return seeOther(reply, `${DESTINATIONS_PATH}?notice=enabled`);
-    },
-  );
-
-  app.post<WithId>(
-    `${DESTINATIONS_PATH}/:destinationId/remove`,
-    actionOptions(deps),
-    async (request, reply) => {
-      const session = sessionOf(request);
-      const { destinationId } = request.params;
-      if (!isUuid(destinationId)) return sendNotFoundPage(reply, session);
-      try {
-        await removeDestination(deps, {
-          accountId: session.accountId,
-          destinationId,
-          actor: userActor(session.userEmail),
-        });
-      } catch (error) {
-        if (error instanceof AppError && error.code === "not_found")
-          return sendNotFoundPage(reply, session);
-        throw error;
-      }
-      return seeOther(reply, `${DESTINATIONS_PATH}?notice=removed`);
-    },
-  );
+  /** An action on one destination, then back to the list with its notice. */
+  const destinationAction = (
+    verb: "enable" | "remove",
+    act: (
+      deps: Pick<Deps, "db" | "clock">,
+      input: { accountId: string; destinationId: string; actor: AuditActor },
+    ) => Promise<unknown>,
+    notice: "enabled" | "removed",
+  ) =>
+    app.post<WithId>(
+      `${DESTINATIONS_PATH}/:destinationId/${verb}`,
+      actionOptions(deps),
+      async (request, reply) => {
+        const session = sessionOf(request);
+        const { destinationId } = request.params;
+        if (!isUuid(destinationId)) return sendNotFoundPage(reply, session);
+        try {
+          await act(deps, {
+            accountId: session.accountId,
+            destinationId,
+            actor: userActor(session.userEmail),
+          });
+        } catch (error) {
+          if (error instanceof AppError && error.code === "not_found")
+            return sendNotFoundPage(reply, session);
+          throw error;
+        }
+        return seeOther(reply, `${DESTINATIONS_PATH}?notice=${notice}`);
+      },
+    );
+  destinationAction("enable", enableDestination, "enabled");
+  destinationAction("remove", removeDestination, "removed");
 
   app.post<{ Params: { destinationId: string; deliveryId: string } }>(
     `${DESTINATIONS_PATH}/:destinationId/deliveries/:deliveryId/resend`,
