@@ -18,7 +18,7 @@ import type { MetricsDeps } from "../metrics/metrics.js";
 import { DELIVER_TO_DESTINATION, DELIVERY_WINDOW_MS, nextAttemptDelayMs } from "./delivery-task.js";
 import type { DestinationsDeps } from "./destination-driver.js";
 import { openSecret } from "./destination-secrets.js";
-import { disableDestination, notSentBecauseDisabled } from "./disable-destination.js";
+import { disableDestination, GONE_REASON, notSentBecauseDisabled } from "./disable-destination.js";
 
 type TaskDeps = Deps & DestinationsDeps & MetricsDeps;
 
@@ -135,7 +135,7 @@ export async function deliver(
     clearBody: outcome !== "retry" && row.event === "customer.forgotten",
     counts: true,
     disable: gone
-      ? { accountId: row.account_id, destinationId: row.destination_id, reason: result.error ?? "" }
+      ? { accountId: row.account_id, destinationId: row.destination_id, reason: GONE_REASON }
       : undefined,
   });
   if (gone) deps.log.warn({ destinationId: row.destination_id }, "destination disabled: 410 Gone");

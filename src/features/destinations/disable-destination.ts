@@ -16,6 +16,13 @@ import { AppError } from "../../lib/app-error.js";
 import { type AuditActor, systemActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 
+/**
+ * Why a receiver's answer disabled its destination, as stored and audited: the status alone. The
+ * receiver's body may echo what it was sent (a person's e-mail), and the audit trail is never
+ * erased; the body stays in the attempt's record, which erasure reaches.
+ */
+export const GONE_REASON = "410 Gone";
+
 /** Why an event for a disabled destination was not sent, as its delivery's error says. */
 export function notSentBecauseDisabled(disabledAt: number, reason: string | null): string {
   const when = new Date(disabledAt).toISOString();

@@ -74,13 +74,15 @@ for (const engine of ENGINES) {
       await settled(accountId, first);
       expect(await deliveryOf(accountId, first)).toMatchObject({ status: "failed", attempts: 1 });
       const [disabled] = await listDestinations(app.deps.db.kysely, accountId);
-      expect(disabled?.disabledReason).toBe("410 endpoint removed");
+      expect(disabled?.disabledReason).toBe("410 Gone");
       expect(disabled?.disabledAt).toMatch(/^\d{4}-\d\d-\d\dT/);
 
       // The page says so, with when and the answer, and offers to enable it.
       const page = await browser.page(DESTINATIONS_PATH);
       expect(page.html).toContain("Disabled");
-      expect(page.html).toContain("410 endpoint removed");
+      expect(page.html).toContain("410 Gone");
+      // The receiver's body stays in the attempt's record, out of the page and the audit trail.
+      expect(page.html).not.toContain("endpoint removed");
       expect(page.html).toContain(`data-disabled-at="${disabled?.disabledAt}"`);
       expect(page.html).toContain(`${DESTINATIONS_PATH}/${destinationId}/enable`);
 
@@ -91,7 +93,7 @@ for (const engine of ENGINES) {
       const skipped = await deliveryOf(accountId, second);
       expect(skipped).toMatchObject({ status: "failed", attempts: 0 });
       expect(skipped?.last_error).toMatch(
-        /^not sent: the destination was disabled at .*410 endpoint removed/,
+        /^not sent: the destination was disabled at .*\(410 Gone\)/,
       );
       expect(toReceiver(second)).toHaveLength(0);
 
@@ -131,7 +133,7 @@ for (const engine of ENGINES) {
         ["destination.disabled", "system"],
         ["destination.enabled", "user"],
       ]);
-      expect(JSON.parse(audit[1]?.details ?? "{}")).toEqual({ reason: "410 endpoint removed" });
+      expect(JSON.parse(audit[1]?.details ?? "{}")).toEqual({ reason: "410 Gone" });
     });
 
     it("a redirect fails the delivery at once: one attempt, no retry", async () => {
