@@ -2,7 +2,8 @@
  * Migration 0022 on a database that holds sample data the way 0018 stored it (sample customers
  * in the real store), on both engines: a sample customer with only sample orders moves with
  * them to the account's new sample store; a sample customer who also got a real order becomes
- * real, keeps that order, loses its sample ones and is queued for enrichment again; a real
+ * real (an order without an id is real too), keeps that order, loses its sample ones and is
+ * queued for enrichment again; a real
  * customer loses the sample orders attached to it and keeps its own; a real customer with a
  * store order id that merely starts with `sample-` keeps it; an account without sample data
  * gets no sample store.
@@ -64,7 +65,7 @@ async function seed(k: Kysely<Database>) {
       .execute();
     return id;
   };
-  const order = async (storeId: string, customerId: string, externalId: string) => {
+  const order = async (storeId: string, customerId: string, externalId: string | null) => {
     const id = newId();
     await k
       .insertInto("orders")
@@ -90,6 +91,10 @@ async function seed(k: Kysely<Database>) {
   const merged = await customer(demo.storeId, "liam.davis2@example.org", 1);
   await order(demo.storeId, merged, "sample-1003");
   const mergedReal = await order(demo.storeId, merged, "5001");
+  // The API takes an order without an id: a real order all the same.
+  const mergedNoId = await customer(demo.storeId, "noah.king4@example.com", 1);
+  await order(demo.storeId, mergedNoId, "sample-1005");
+  const mergedNoIdReal = await order(demo.storeId, mergedNoId, null);
   const realWithSample = await customer(demo.storeId, "emma.lee3@example.net", 0);
   const realOwn = await order(demo.storeId, realWithSample, "5002");
   await order(demo.storeId, realWithSample, "sample-1004");
@@ -104,6 +109,8 @@ async function seed(k: Kysely<Database>) {
     onlySampleOrders,
     merged,
     mergedReal,
+    mergedNoId,
+    mergedNoIdReal,
     realWithSample,
     realOwn,
     plain,
@@ -186,6 +193,12 @@ for (const engine of ENGINES) {
         enrichment_status: "pending",
       });
       expect(await ordersOf(rows.merged)).toEqual([rows.mergedReal]);
+      // An order without an id is no sample order: its customer stays, real, with it.
+      expect(await customer(rows.mergedNoId)).toMatchObject({
+        store_id: rows.demo.storeId,
+        sample: 0,
+      });
+      expect(await ordersOf(rows.mergedNoId)).toEqual([rows.mergedNoIdReal]);
       const job = await k()
         .selectFrom("jobs")
         .select(["task", "payload", "priority"])

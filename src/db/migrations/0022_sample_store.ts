@@ -36,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   const now = Date.now();
   const sampleOrder = (order: string, customer: string) =>
-    sql`(${sql.ref(`${order}.external_order_id`)} like 'sample-%' and (${sql.join(
+    sql`(coalesce(${sql.ref(`${order}.external_order_id`)}, '') like 'sample-%' and (${sql.join(
       ["example.com", "example.org", "example.net"].map(
         (domain) => sql`${sql.ref(`${customer}.email_normalized`)} like ${`%@${domain}`}`,
       ),
@@ -80,8 +80,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 /**
  * The enrichment job as features/enrichment/enqueue-enrichment.ts writes it for an imported
- * history (`alerts: false`, backfill priority 1, the default 3 attempts); an existing row is
- * reset to run again, as enqueueing an existing key does.
+ * history (`alerts: false`, backfill priority 1, the default 3 attempts: a migration reads no
+ * configuration); an existing row not leased right now starts again like a new one, as
+ * jobs/enqueue-job.ts revives a key (due now, no attempt, no error, no lease).
  */
 async function makeReal(db: Kysely<unknown>, customerId: string, now: number): Promise<void> {
   await sql`
@@ -93,6 +94,8 @@ async function makeReal(db: Kysely<unknown>, customerId: string, now: number): P
       created_at, updated_at)
     values (${newId(now)}, 'enrich-customer', ${payload}, ${`enrich-customer:${customerId}`},
       ${now}, 1, 0, 3, ${now}, ${now})
-    on conflict (job_key) do update set run_at = ${now}, attempts = 0, last_error = null,
-      payload = ${payload}, updated_at = ${now}`.execute(db);
+    on conflict (job_key) do update set task = 'enrich-customer', payload = ${payload},
+      run_at = ${now}, attempts = 0, max_attempts = 3, priority = 1, last_error = null,
+      locked_by = null, locked_until = null, request_id = null, updated_at = ${now}
+      where jobs.locked_until is null or jobs.locked_until < ${now}`.execute(db);
 }
