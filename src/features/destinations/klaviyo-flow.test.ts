@@ -8,6 +8,8 @@
  * Privacy API and never re-creates one the merchant deleted; without `data-privacy:write` the
  * profile is not re-created either and the attempt log says why it was not deleted; a retired
  * revision set through KLAVIYO_REVISION is refused with what to do.
+ *
+ * The fake's "today" is fixed, so the default revision's retirement in 2028 does not fail it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -28,6 +30,8 @@ import { NO_PRIVACY_SCOPE_NOTE } from "./klaviyo/klaviyo-forget.js";
 import { testDestination } from "./test-destination.js";
 
 const actor = systemActor("test");
+/** The fake Klaviyo's today (its revision rule), not the wall clock's. */
+const TODAY = Date.UTC(2026, 10, 27);
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`Klaviyo destination on ${engine.name}`, () => {
@@ -38,7 +42,10 @@ for (const engine of ENGINES) {
     let n = 0;
 
     beforeAll(async () => {
-      [fakes, klaviyo] = await Promise.all([startFakeProviders(), startFakeKlaviyo()]);
+      [fakes, klaviyo] = await Promise.all([
+        startFakeProviders(),
+        startFakeKlaviyo({ now: () => TODAY }),
+      ]);
       const env = {
         ...fakes.env,
         ...STORE_SYNC_ENV,
@@ -316,7 +323,7 @@ for (const engine of ENGINES) {
 
 describe("the fake Klaviyo's revision rule", () => {
   it("answers 400 to a malformed revision and 410 to one retired two years after its date", async () => {
-    const klaviyo = await startFakeKlaviyo({ now: () => Date.UTC(2026, 10, 27) });
+    const klaviyo = await startFakeKlaviyo({ now: () => TODAY });
     try {
       const ask = (revision: string) =>
         fetch(`${klaviyo.baseUrl}/api/profiles?page%5Bsize%5D=1`, {
