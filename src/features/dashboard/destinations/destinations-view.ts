@@ -19,7 +19,7 @@ export const DESTINATIONS_PATH = "/settings/integrations/destinations";
 export const EVENT_HELP: Record<DestinationEvent, string> = {
   "customer.enriched": "every finished enrichment: score, threshold, VIP or not, the reasons",
   "customer.vip": "once per customer, when found to be a VIP",
-  "customer.forgotten": "after an erasure, with the id and e-mail, so you can erase too",
+  "customer.forgotten": "after an erasure, with the id, e-mail and why, so you can erase too",
 };
 
 export interface DestinationsProps {
