@@ -97,11 +97,10 @@ function error(status: number, code: string, title: string, detail: string, poin
 
 /**
  * Klaviyo's revision lifecycle: stable for a year, deprecated for a second, then retired and
- * answered 410 Gone (developers.klaviyo.com/en/docs/api_versioning_and_deprecation_policy;
- * the 2026-10 "revision lifecycle" table at developers.klaviyo.com/.well-known/skills/
- * klaviyo-migrate-oauth/references/revision-changes.md). The format is `YYYY-MM-DD[.suffix]`
- * (the `revision` header parameter of every operation in Klaviyo's OpenAPI documents). The 410's
- * body words are the fake's own: Klaviyo documents the status, not the text.
+ * answered 410 Gone (developers.klaviyo.com/en/docs/api_versioning_and_deprecation_policy).
+ * The format is `YYYY-MM-DD[.suffix]` (the `revision` header parameter of every operation in
+ * Klaviyo's OpenAPI documents). The 410's body words are the fake's own: Klaviyo documents the
+ * status, not the text.
  */
 function revisionRule(revision: string, now: number): Answer | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})(\.\w+)?$/.exec(revision);

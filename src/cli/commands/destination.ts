@@ -67,7 +67,7 @@ export function registerDestination(program: Command): void {
     .requiredOption("--account <id>", "the account id", parseId)
     .requiredOption(
       "--api-key <key>",
-      "a Klaviyo private API key (pk_…) with Profiles full access (and Data Privacy, to delete forgotten people)",
+      "a Klaviyo private API key (pk_…) with Profiles full access (and Data Privacy, to delete the profile of a person who asks to be erased)",
     )
     .option("--events <list>", "comma-separated, from customer.enriched, customer.forgotten")
     .option("--json", "print one JSON object")

@@ -125,7 +125,7 @@ export async function removeSampleData(
     if (ids.length === 0) break;
     await db.transaction().execute(async (trx) => {
       for (const { id } of ids) {
-        const erased = await eraseCustomerRows(trx, deps, id, deps.clock.now());
+        const erased = await eraseCustomerRows(trx, deps, id, "sample_removed", deps.clock.now());
         removed.customers += 1;
         removed.orders += erased.orders ?? 0;
       }

@@ -178,9 +178,10 @@ export function destinationHandlers(registry: DestinationRegistry) {
 
   /**
    * After an erasure (raised while the customer row still exists): the receiver is told which
-   * person to erase (id, e-mail, and the Shopify id when known). The delivery is not linked to
-   * the person, and its body, the only place the e-mail stays, is cleared once it is delivered
-   * or given up (deliver-to-destination.ts).
+   * person to erase (id, e-mail, and the Shopify id when known) and why (`reason`, an
+   * ErasureReason: only `erasure_request`, the person's own, asks for every copy to go). The
+   * delivery is not linked to the person, and its body, the only place the e-mail stays, is
+   * cleared once it is delivered or given up (deliver-to-destination.ts).
    */
   const onForgotten: EventHandler<CustomerForgotten> = async (trx, event, now) => {
     const { customer, storeId } = await customerOf(trx, event.customerId);
@@ -200,7 +201,7 @@ export function destinationHandlers(registry: DestinationRegistry) {
         linkCustomer: false,
         sentTo: new Set(sent.map((s) => s.destination_id)),
         historical: false,
-        data: { customer: identity, storeId },
+        data: { customer: identity, storeId, reason: event.reason },
         requestId: null,
       },
       now,

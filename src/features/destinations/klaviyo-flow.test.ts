@@ -4,10 +4,14 @@
  * an import that creates a missing profile, deletion jobs): a key scoped exactly as the docs say
  * is added and its test passes; a VIP's properties, and nothing else, arrive under the current
  * revision; a 429 is waited out without spending an attempt; a key without `profiles:write`
- * fails with Klaviyo's own words; forgetting the person deletes the profile through the Data
- * Privacy API and never re-creates one the merchant deleted; without `data-privacy:write` the
- * profile is not re-created either and the attempt log says why it was not deleted; a retired
- * revision set through KLAVIYO_REVISION is refused with what to do.
+ * fails with Klaviyo's own words; the person's erasure request deletes the profile through the
+ * Data Privacy API and never re-creates one the merchant deleted; without `data-privacy:write`
+ * the profile is not re-created either and the attempt log says why it was not deleted;
+ * Velvet's retention and the closing of the account never delete a profile, only unset
+ * Velvet's properties on the profiles that exist, and neither does a stored body without a
+ * reason; a retired revision set through KLAVIYO_REVISION is refused with what to do.
+ *
+ * The fake's "today" is fixed, so the default revision's retirement in 2028 does not fail it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -22,12 +26,17 @@ import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { drainQueue } from "../../../test/support/test-deps.js";
 import { systemActor } from "../audit/audit-actor.js";
+import { closeAccount } from "../privacy/close-account.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
+import { eraseInactiveCustomers } from "../privacy/retention/erase-inactive-customers.js";
 import { addDestination } from "./add-destination.js";
 import { NO_PRIVACY_SCOPE_NOTE } from "./klaviyo/klaviyo-forget.js";
 import { testDestination } from "./test-destination.js";
 
 const actor = systemActor("test");
+const DAY = 86_400_000;
+/** The fake Klaviyo's today (its revision rule), not the wall clock's. */
+const TODAY = Date.UTC(2026, 10, 27);
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`Klaviyo destination on ${engine.name}`, () => {
@@ -38,7 +47,10 @@ for (const engine of ENGINES) {
     let n = 0;
 
     beforeAll(async () => {
-      [fakes, klaviyo] = await Promise.all([startFakeProviders(), startFakeKlaviyo()]);
+      [fakes, klaviyo] = await Promise.all([
+        startFakeProviders(),
+        startFakeKlaviyo({ now: () => TODAY }),
+      ]);
       const env = {
         ...fakes.env,
         ...STORE_SYNC_ENV,
@@ -109,7 +121,7 @@ for (const engine of ENGINES) {
       ).rejects.toThrow("private API key (pk_…)");
     });
 
-    it("takes a key scoped as documented, sets only Velvet's properties under the current revision, waits out a 429 and deletes the profile when the person is forgotten", async () => {
+    it("takes a key scoped as documented, sets only Velvet's properties under the current revision, waits out a 429 and deletes the profile when the person asks to be erased", async () => {
       const added = await addDestination(app.deps, {
         accountId: account.accountId,
         kind: "klaviyo",
@@ -242,6 +254,106 @@ for (const engine of ENGINES) {
       expect(klaviyo.deletionJobs).not.toContain(kept);
     });
 
+    it("leaves the profile of a customer erased by retention, unsetting only Velvet's properties, and asks for no deletion", async () => {
+      const { to, destinationId } = await withKlaviyo("Retention", klaviyo.apiKey);
+      const email = `inactive-${engine.name}-${++n}@navy-systems.com`;
+      const customerId = await submit(to, email);
+      await delivered(customerId);
+      const profile = klaviyo.profiles.get(email) as { id: string; properties: object };
+      profile.properties = { ...profile.properties, tier: "gold" }; // the merchant's own
+      // Inactive for years: created, and last ordering, long before the retention window.
+      const longAgo = Date.now() - 3 * 365 * DAY;
+      const db = app.deps.db.kysely;
+      await db
+        .updateTable("orders")
+        .set({ created_at: longAgo })
+        .where("customer_id", "=", customerId)
+        .execute();
+      await db
+        .updateTable("customers")
+        .set({ created_at: longAgo })
+        .where("id", "=", customerId)
+        .execute();
+      const config = app.deps.config;
+      const retention = {
+        ...app.deps,
+        config: { ...config, retention: { ...config.retention, customerDays: 365 } },
+      };
+
+      klaviyo.requests.length = 0;
+      expect(await eraseInactiveCustomers(retention)).toEqual({ erased: 1, more: false });
+      const forgot = await forgetAttempts(destinationId);
+      expect(forgot.map((a) => [a.outcome, a.status_code, a.error])).toEqual([
+        ["delivered", 200, null],
+      ]);
+      expect(klaviyo.profiles.get(email)?.id).toBe(profile.id);
+      expect(klaviyo.profiles.get(email)?.properties).toEqual({ tier: "gold" });
+      expect(klaviyo.deletionJobs).not.toContain(email);
+      expect(klaviyo.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        "GET /api/profiles",
+        `PATCH /api/profiles/${profile.id}`,
+      ]);
+    });
+
+    it("closing the account leaves every Klaviyo profile, unsets Velvet's properties on those that exist, re-creates none and asks for no deletion", async () => {
+      const { to, destinationId } = await withKlaviyo("Closing", klaviyo.apiKey);
+      const kept = `closing-kept-${engine.name}-${++n}@navy-systems.com`;
+      const gone = `closing-gone-${engine.name}-${++n}@navy-systems.com`;
+      const [keptId, goneId] = [await submit(to, kept), await submit(to, gone)];
+      await Promise.all([delivered(keptId), delivered(goneId)]);
+      (klaviyo.profiles.get(kept) as { properties: Record<string, unknown> }).properties.tier =
+        "gold";
+      klaviyo.profiles.delete(gone); // the merchant deleted it in Klaviyo
+
+      klaviyo.requests.length = 0;
+      expect(await closeAccount(app.deps, { accountId: to.accountId, actor })).toMatchObject({
+        kind: "closed",
+        customers: 2,
+      });
+      // The worker runs the account's erasure job, then the two customer.forgotten deliveries.
+      const forgot = await forgetAttempts(destinationId);
+      expect(forgot.map((a) => [a.outcome, a.status_code, a.error])).toEqual([
+        ["delivered", 200, null],
+        ["delivered", 200, null],
+      ]);
+      expect(klaviyo.profiles.get(kept)?.properties).toEqual({ tier: "gold" });
+      expect(klaviyo.profiles.has(gone)).toBe(false);
+      expect(klaviyo.deletionJobs).not.toContain(kept);
+      expect(klaviyo.deletionJobs).not.toContain(gone);
+      expect(klaviyo.requests.map((r) => r.method).sort()).toEqual(["GET", "GET", "PATCH"]);
+    });
+
+    it("keeps the profile for a stored customer.forgotten body that names no reason", async () => {
+      const email = `no-reason-${engine.name}-${++n}@navy-systems.com`;
+      klaviyo.profiles.set(email, {
+        id: `merchant-${n}`,
+        email,
+        properties: { tier: "gold", velvet_vip: true },
+      });
+      const driver = app.deps.destinations.get("klaviyo");
+      const body = {
+        type: "customer.forgotten",
+        timestamp: new Date(TODAY).toISOString(),
+        data: { customer: { id: "0193-no-reason", email }, storeId: "0193-store" },
+      };
+      const result = await driver?.send(
+        app.deps,
+        {
+          id: "0193-destination",
+          accountId: account.accountId,
+          kind: "klaviyo",
+          target: "Klaviyo",
+          settings: {},
+          secret: klaviyo.apiKey,
+        },
+        { id: "0193-delivery", event: "customer.forgotten", body: JSON.stringify(body) },
+        AbortSignal.timeout(10_000),
+      );
+      expect(result).toEqual({ outcome: "delivered", statusCode: 200, error: null });
+      expect(klaviyo.profiles.get(email)?.properties).toEqual({ tier: "gold" });
+      expect(klaviyo.deletionJobs).not.toContain(email);
+    });
+
     it("does not create a profile to forget someone Klaviyo was never sent", async () => {
       const other = await app.createAccount({ name: "Late Klaviyo" });
       const email = `late-${engine.name}-${++n}@navy-systems.com`;
@@ -316,7 +428,7 @@ for (const engine of ENGINES) {
 
 describe("the fake Klaviyo's revision rule", () => {
   it("answers 400 to a malformed revision and 410 to one retired two years after its date", async () => {
-    const klaviyo = await startFakeKlaviyo({ now: () => Date.UTC(2026, 10, 27) });
+    const klaviyo = await startFakeKlaviyo({ now: () => TODAY });
     try {
       const ask = (revision: string) =>
         fetch(`${klaviyo.baseUrl}/api/profiles?page%5Bsize%5D=1`, {

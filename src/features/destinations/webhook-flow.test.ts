@@ -237,7 +237,7 @@ for (const engine of ENGINES) {
       await drainQueue(app.deps);
       const forgotten = about(customerId).find((h) => h.body.type === "customer.forgotten");
       expect(verified(forgotten as ReceivedWebhook)).toMatchObject({
-        data: { customer: { id: customerId, email } },
+        data: { customer: { id: customerId, email }, reason: "erasure_request" },
       });
       // Only the forgotten delivery stays, unlinked, and its body (the e-mail) is cleared.
       const left = await deliveries().where("event_key", "like", `%:${customerId}`).execute();

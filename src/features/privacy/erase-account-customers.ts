@@ -32,7 +32,9 @@ export async function eraseAccountCustomers(
           .execute()
       ).map((c) => c.id);
       for (const id of ids) {
-        await db.transaction().execute((trx) => eraseCustomerRows(trx, deps, id, deps.clock.now()));
+        await db
+          .transaction()
+          .execute((trx) => eraseCustomerRows(trx, deps, id, "account_closed", deps.clock.now()));
         await nextTurn();
       }
       return ids.length;

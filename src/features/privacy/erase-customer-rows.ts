@@ -4,8 +4,9 @@
  * retention, closing an account, removing sample data, and the preview that rolls it back):
  * 1. their orders' ids are remembered (remember-erased-orders.ts), so a store sync or a file
  *    import that meets one of those orders again does not bring the person back;
- * 2. "customer forgotten" is raised (its handlers, such as destinations, enqueue the erasure
- *    of the copies they handed outside);
+ * 2. "customer forgotten" is raised with the erasure's reason (its handlers, such as
+ *    destinations, enqueue the erasure of the copies they handed outside; only the person's own
+ *    request deletes those copies outright, see privacy-registry.ts);
  * 3. the pending jobs every holder names go, then each holder's rows (privacy-registry.ts:
  *    orders, enrichment, provider answers, alerts, deliveries; billing unlinks its charge), then
  *    the customer.
@@ -22,7 +23,7 @@ import { rowsTouched } from "../../db/personal-data.js";
 import type { Database } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { raise } from "../../jobs/event-handlers.js";
-import type { PrivacyDeps } from "./privacy-registry.js";
+import type { ErasureReason, PrivacyDeps } from "./privacy-registry.js";
 import { rememberErasedOrders } from "./remember-erased-orders.js";
 
 /** What went, by name (`jobs` and each holder's counts): shown and recorded in the audit trail. */
@@ -32,6 +33,7 @@ export async function eraseCustomerRows(
   trx: Transaction<Database>,
   deps: Pick<Deps, "config"> & PrivacyDeps,
   customerId: string,
+  reason: ErasureReason,
   now: number,
 ): Promise<ErasedCounts> {
   const registry = deps.privacy;
@@ -52,6 +54,7 @@ export async function eraseCustomerRows(
         storeId: customer.store_id,
         customerId,
         email: customer.email,
+        reason,
       },
       now,
     );

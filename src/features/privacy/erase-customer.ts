@@ -31,7 +31,13 @@ export async function eraseCustomer(
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const customerId = await findAccountCustomerId(trx, input.accountId, input.lookup);
     if (customerId === null) return null;
-    const erased = await eraseCustomerRows(trx, deps, customerId, deps.clock.now());
+    const erased = await eraseCustomerRows(
+      trx,
+      deps,
+      customerId,
+      "erasure_request",
+      deps.clock.now(),
+    );
     await recordAuditEvent(
       trx,
       {

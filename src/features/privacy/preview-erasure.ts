@@ -21,7 +21,14 @@ export function previewCustomerErasure(
   return rolledBack(deps.db.kysely, async (trx) => {
     const customerId = await findAccountCustomerId(trx, accountId, lookup);
     if (customerId === null) return null;
-    const erased = await eraseCustomerRows(trx, deps, customerId, deps.clock.now());
+    // It previews the person's request, so it runs as one (rolled back: nothing is enqueued).
+    const erased = await eraseCustomerRows(
+      trx,
+      deps,
+      customerId,
+      "erasure_request",
+      deps.clock.now(),
+    );
     return { customerId, erased };
   });
 }

@@ -19,7 +19,7 @@ export const DESTINATIONS_PATH = "/settings/integrations/destinations";
 export const EVENT_HELP: Record<DestinationEvent, string> = {
   "customer.enriched": "every finished enrichment: score, threshold, VIP or not, the reasons",
   "customer.vip": "once per customer, when found to be a VIP",
-  "customer.forgotten": "after an erasure, with the id and e-mail, so you can erase too",
+  "customer.forgotten": "after an erasure, with the id, e-mail and why, so you can erase too",
 };
 
 export interface DestinationsProps {
@@ -82,7 +82,7 @@ function addForm(p: DestinationsProps): SafeHtml {
 </section>
 <section class="panel" aria-labelledby="add-klaviyo-title">
   <div class="panel-head"><h2 id="add-klaviyo-title">Add Klaviyo</h2></div>
-  <p class="muted">Each enrichment sets <code>velvet_vip</code>, <code>velvet_score</code> and <code>velvet_reasons</code> on the customer's Klaviyo profile (found or created by e-mail), for your segments and flows; Velvet writes nothing else there. Forgetting a person deletes their Klaviyo profile. In Klaviyo: Settings › API keys › Create Private API Key, a custom key with <strong>Profiles: Full access</strong> and <strong>Data Privacy: Full access</strong> (without it, forgetting a person only removes Velvet's properties from the profile).</p>
+  <p class="muted">Each enrichment sets <code>velvet_vip</code>, <code>velvet_score</code> and <code>velvet_reasons</code> on the customer's Klaviyo profile (found or created by e-mail), for your segments and flows; Velvet writes nothing else there. A person's own erasure request deletes their Klaviyo profile; when Velvet's retention or the closing of your Velvet account forgets them, the profile stays and only Velvet's properties are removed. In Klaviyo: Settings › API keys › Create Private API Key, a custom key with <strong>Profiles: Full access</strong> and <strong>Data Privacy: Full access</strong> (without it, an erasure request too only removes Velvet's properties from the profile).</p>
   ${refusal(p, "klaviyo")}
   <form method="post" action="${DESTINATIONS_PATH}/klaviyo">${csrfField(p.session)}
     ${field({ name: "apiKey", label: "Private API key", type: "password", placeholder: "pk_…", required: true, autocomplete: "off", help: "Stored encrypted; only its last 4 characters are shown again." })}

@@ -4,8 +4,9 @@
  * bodies (klaviyo-profile.ts), through the process's outbound client:
  * - `customer.enriched` → POST /api/profile-import: Velvet's properties on the profile found
  *   or created by e-mail (`profiles:write`);
- * - `customer.forgotten` → a deletion job, or without `data-privacy:write` Velvet's properties
- *   unset on an existing profile (klaviyo-forget.ts);
+ * - `customer.forgotten` → at the person's request a deletion job; for any other reason, or
+ *   without `data-privacy:write`, Velvet's properties unset on an existing profile
+ *   (klaviyo-forget.ts);
  * - "Send a test" → GET /api/profiles (one, its e-mail only: `profiles:read`, which a key with
  *   Profiles full access has), so a key scoped as the docs say passes.
  * Answers are read in klaviyo-answer.ts.
@@ -29,7 +30,7 @@ export function klaviyoDriver(options: { baseUrl: string; revision: string }): D
       if (!/^pk_[A-Za-z0-9]{20,}$/.test(apiKey)) {
         throw new AppError(
           "bad_request",
-          "Cannot add Klaviyo: give a private API key (pk_…) with Profiles full access (profiles:read and profiles:write), and Data Privacy full access (data-privacy:write) to delete forgotten people's profiles",
+          "Cannot add Klaviyo: give a private API key (pk_…) with Profiles full access (profiles:read and profiles:write), and Data Privacy full access (data-privacy:write) to delete the profile of a person who asks to be erased",
         );
       }
       return {
@@ -62,7 +63,7 @@ export function klaviyoDriver(options: { baseUrl: string; revision: string }): D
         return forgetInKlaviyo(
           deps,
           { baseUrl, revision, headers },
-          event.data.customer.email,
+          { email: event.data.customer.email, reason: event.data.reason },
           signal,
         );
       const res = await deps.http.send(

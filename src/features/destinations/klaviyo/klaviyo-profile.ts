@@ -1,12 +1,14 @@
 /**
  * What Velvet sends Klaviyo, as JSON:API bodies: its own properties, prefixed `velvet_`, on the
  * profile found or created by e-mail (POST /api/profile-import), and nothing else: the name and
- * every other attribute are the merchant's and never written. Forgetting a person is a deletion
- * job (POST /api/data-privacy-deletion-jobs) or, for a key without `data-privacy:write`, an
- * update of the existing profile that unsets Velvet's properties (PATCH /api/profiles/{id},
- * `meta.patch_properties.unset`), never an import, which would create the profile again.
+ * every other attribute are the merchant's and never written. Forgetting a person at their
+ * request is a deletion job (POST /api/data-privacy-deletion-jobs); for any other reason, or for
+ * a key without `data-privacy:write`, it is an update of the existing profile that unsets
+ * Velvet's properties (PATCH /api/profiles/{id}, `meta.patch_properties.unset`), never an
+ * import, which would create the profile again.
  */
 import { z } from "zod";
+import { ERASURE_REASONS } from "../../privacy/privacy-registry.js";
 
 export const VELVET_PROPERTIES = [
   "velvet_vip",
@@ -35,6 +37,8 @@ export const CustomerEventBody = z.object({
     vip: z.boolean().optional(),
     reasons: z.array(Reason).optional(),
     historical: z.boolean().optional(),
+    /** customer.forgotten: why; a body without one is not taken for the person's request. */
+    reason: z.enum(ERASURE_REASONS).optional(),
   }),
 });
 export type CustomerEventBody = z.infer<typeof CustomerEventBody>;

@@ -46,7 +46,13 @@ export async function eraseInactiveCustomers(
         .execute();
       for (const customer of stale) {
         await db.transaction().execute(async (trx) => {
-          const erased = await eraseCustomerRows(trx, deps, customer.id, deps.clock.now());
+          const erased = await eraseCustomerRows(
+            trx,
+            deps,
+            customer.id,
+            "retention",
+            deps.clock.now(),
+          );
           const details = { ...erased, reason: `no order in ${days} days` };
           await recordAuditEvent(
             trx,
