@@ -4,7 +4,7 @@ import type { MeasuredRun } from "./orders.js";
 const LABELS: Record<string, string> = {
   "baseline-new": "Floor: node:http, JSON.parse, 1 SQLite insert",
   "same-writes-new":
-    "Same-writes floor: node:http, JSON.parse, a new customer's 4 rows, 1 transaction",
+    "Same-writes floor: node:http, JSON.parse, a new customer's 4 rows, 1 COMMIT a turn",
   "velvet-new": "Velvet: new customer + order",
   "velvet-repeat": "Velvet: repeat (existing customer + order)",
 };

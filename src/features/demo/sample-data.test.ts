@@ -85,6 +85,20 @@ for (const engine of ENGINES) {
       });
       expect(res.status).toBe(200);
       await waitFor("the real customer looked up", async () => providerCalls() >= 4, 20_000);
+      // Its result, and the deliveries raised with it in the same transaction, are stored after
+      // the lookups: the removal test counts those deliveries.
+      await waitFor(
+        "the real customer enriched",
+        async () =>
+          (
+            await app.deps.db.kysely
+              .selectFrom("customers")
+              .select("enrichment_status")
+              .where("email", "=", "real@acme.com")
+              .executeTakeFirst()
+          )?.enrichment_status === "enriched",
+        20_000,
+      );
     });
     afterAll(async () => {
       await app?.close();
