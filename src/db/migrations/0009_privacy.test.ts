@@ -4,12 +4,11 @@
  * cleared, and the audit trail refuses UPDATE and DELETE.
  */
 import type { Kysely } from "kysely";
-import { Migrator } from "kysely/migration";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { upgradeSeeded } from "../../../test/support/migration-upgrade.js";
 import { newId } from "../../lib/ids.js";
-import { type Db, openDatabase } from "../connect.js";
-import { migrateToLatest } from "../migrate.js";
+import type { Db } from "../connect.js";
 import type { Database } from "../schema.js";
 import * as m0001 from "./0001_initial.js";
 import * as m0002 from "./0002_enrichment.js";
@@ -84,16 +83,7 @@ for (const engine of ENGINES) {
     let rows: Awaited<ReturnType<typeof seed>>;
 
     beforeAll(async () => {
-      database = await engine.create();
-      db = openDatabase(database.target);
-      const migrator = new Migrator({
-        db: db.kysely,
-        provider: { getMigrations: async () => BEFORE },
-      });
-      const { error } = await migrator.migrateToLatest();
-      expect(error).toBeUndefined();
-      rows = await seed(db.kysely);
-      await migrateToLatest(db.kysely);
+      ({ database, db, rows } = await upgradeSeeded(engine, BEFORE, seed));
     });
     afterAll(async () => {
       await db?.close();

@@ -1,0 +1,36 @@
+/**
+ * For a migration's test on existing data: a fresh database on `engine`, migrated with `before`
+ * only (the migrations that came before the one under test), then seeded with rows as those
+ * migrations shaped them, then migrated to the latest, as an upgrade would.
+ */
+import type { Kysely } from "kysely";
+import { type Migration, Migrator } from "kysely/migration";
+import { type Db, openDatabase } from "../../src/db/connect.js";
+import { migrateToLatest } from "../../src/db/migrate.js";
+import type { Database } from "../../src/db/schema.js";
+import type { Engine, TestDatabase } from "./databases.js";
+
+export async function upgradeSeeded<S>(
+  engine: Engine,
+  before: Record<string, Migration>,
+  seed: (k: Kysely<Database>) => Promise<S>,
+): Promise<{ database: TestDatabase; db: Db; rows: S }> {
+  const database = await engine.create();
+  const db = openDatabase(database.target);
+  try {
+    const migrator = new Migrator({
+      db: db.kysely,
+      provider: { getMigrations: async () => before },
+    });
+    const { error } = await migrator.migrateToLatest();
+    if (error !== undefined) throw error;
+    const rows = await seed(db.kysely);
+    await migrateToLatest(db.kysely);
+    return { database, db, rows };
+  } catch (error) {
+    // The test's afterAll never learns of this database: drop it here.
+    await db.close();
+    await database.drop();
+    throw error;
+  }
+}
