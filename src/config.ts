@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ConfigError } from "./config-error.js";
 import { versionReleasedAt } from "./lib/api-version-lifecycle.js";
 import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
+import { gravatarPerMinute, type ProviderSettings, provider } from "./provider-settings.js";
 
 const boolish = z
   .enum(["true", "false", "1", "0", "yes", "no", ""])
@@ -108,15 +109,6 @@ const ConfigSchema = z.object({
     .default("2026-10"),
 });
 
-export interface ProviderSettings {
-  apiKey: string | null;
-  baseUrl: string;
-  /** Requests a minute, paced by a token bucket; a fraction for an hourly quota (Gravatar's). */
-  ratePerMinute: number;
-  /** What the provider bills per answered lookup, a decimal string in USD. */
-  priceUsd: string;
-}
-
 export type DatabaseTarget =
   /** busyTimeoutMs: how long a write waits for another process's lock (SQLITE_BUSY_TIMEOUT_MS). */
   | { kind: "sqlite"; file: string; busyTimeoutMs?: number }
@@ -189,6 +181,7 @@ export type SignupMode = "first-account" | "closed" | "open";
 
 export { ConfigError } from "./config-error.js";
 export type { TrustProxy } from "./parse-trust-proxy.js";
+export type { ProviderSettings } from "./provider-settings.js";
 
 export function databaseTargetFromUrl(
   url: string | undefined,
@@ -305,31 +298,6 @@ function storeTokenKey(text: string): Buffer | null {
   if (!/^[A-Za-z0-9+/]{43}=?$/.test(v)) return null;
   const key = Buffer.from(v, "base64");
   return key.length === 32 ? key : null;
-}
-
-/** Gravatar's default hourly quotas (https://docs.gravatar.com/rest-api, "Rate Limits"). */
-export const GRAVATAR_QUOTA_PER_HOUR = { keyless: 100, keyed: 1_000 } as const;
-
-/**
- * Gravatar's pace: GRAVATAR_RATE_LIMIT_PER_MIN when set, else its hourly quota for the tier the
- * key gives, paced evenly by the provider's token bucket (a request every 36 s without a key,
- * every 3.6 s with one), so no hour holds more than Gravatar allows.
- */
-function gravatarPerMinute(configured: number | undefined, apiKey: string | undefined): number {
-  if (configured !== undefined) return configured;
-  const keyed = (apiKey ?? "").trim() !== "";
-  return (keyed ? GRAVATAR_QUOTA_PER_HOUR.keyed : GRAVATAR_QUOTA_PER_HOUR.keyless) / 60;
-}
-
-function provider(
-  apiKey: string | undefined,
-  baseUrl: string,
-  ratePerMinute: number,
-  priceUsd: string,
-): ProviderSettings {
-  const key = apiKey?.trim() ?? "";
-  const base = baseUrl.replace(/\/+$/, "");
-  return { apiKey: key === "" ? null : key, baseUrl: base, ratePerMinute, priceUsd };
 }
 
 function hostForUrl(host: string): string {
