@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { customerAddress } from "../orders/order-address.js";
 import { parseOrderRequest } from "../orders/order-request.js";
+import { shopifyOrderStatus } from "./order-status.js";
 import type { PulledOrder } from "./store-platform.js";
 
 export const ORDERS_QUERY = `query VelvetOrders($first: Int!, $after: String, $query: String) {
@@ -21,6 +22,8 @@ export const ORDERS_QUERY = `query VelvetOrders($first: Int!, $after: String, $q
         legacyResourceId
         name
         test
+        cancelledAt
+        displayFinancialStatus
         email
         phone
         createdAt
@@ -61,6 +64,8 @@ export const OrderNode = z.object({
   legacyResourceId: z.union([z.string(), z.number()]).transform(String),
   name: nullableString,
   test: z.boolean().nullish(),
+  cancelledAt: nullableString,
+  displayFinancialStatus: nullableString,
   email: nullableString,
   phone: nullableString,
   createdAt: z.string(),
@@ -140,5 +145,6 @@ export function mapShopifyOrder(node: OrderNode): PulledOrder {
     createdAt,
     updatedAt,
     shopifyCustomerId: customer?.id ?? null,
+    ...shopifyOrderStatus(node.cancelledAt, node.displayFinancialStatus),
   };
 }

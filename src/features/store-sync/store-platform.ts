@@ -34,7 +34,10 @@ export type SkipReason =
   | "payment failed"
   | "forgotten customer"
   | "incomplete customer data"
-  | "refused";
+  | "refused"
+  | "cancelled"
+  | "refunded"
+  | "voided";
 
 export type PulledOrder =
   | {
@@ -45,6 +48,9 @@ export type PulledOrder =
       updatedAt: number;
       /** Shopify's customer GID (gid://shopify/Customer/…), kept on the customer. */
       shopifyCustomerId?: string | null;
+      /** The platform's status, and whether it is a purchase (order-status.ts). */
+      status: string | null;
+      counts: boolean;
     }
   | { kind: "skip"; externalId: string; updatedAt: number; reason: SkipReason; detail: string };
 

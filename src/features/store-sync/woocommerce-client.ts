@@ -31,6 +31,7 @@ import { isStandardPort } from "../../lib/outbound/ssrf-guard.js";
 import { customerAddress } from "../orders/order-address.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import type { Credentials } from "./credentials.js";
+import { wooOrderStatus } from "./order-status.js";
 import {
   PlatformError,
   type PlatformHttp,
@@ -283,7 +284,14 @@ export function mapWooOrder(order: WooOrder): PulledOrder {
     const detail = "date_created_gmt is not a date";
     return { kind: "skip", externalId: id, updatedAt, reason: "incomplete customer data", detail };
   }
-  return { kind: "order", externalId: id, submission: parsed.value, createdAt, updatedAt };
+  return {
+    kind: "order",
+    externalId: id,
+    submission: parsed.value,
+    createdAt,
+    updatedAt,
+    ...wooOrderStatus(order.status),
+  };
 }
 
 function addressOf(
