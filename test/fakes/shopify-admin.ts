@@ -18,14 +18,22 @@
  *   `ACCESS_DENIED` errors: the customer, e-mail, phone and addresses are null.
  * - The Admin API version in the URL falls forward to the oldest supported one once it is
  *   past its 12 months, named in `X-Shopify-API-Version` (shopify-version.ts).
+ * - Webhook subscriptions (`webhookSubscriptionCreate`, `webhookSubscriptions`,
+ *   `webhookSubscriptionDelete`: shopify-webhook-subscriptions.ts), and deliveries of the order
+ *   events `placeOrder`, `updateOrder` and `cancelOrder` raise (shopify-order-events.ts,
+ *   shopify-webhooks.ts). A mutation costs 10 points
+ *   (https://shopify.dev/docs/api/usage/limits#graphql-admin-api-rate-limits).
  * Replies can be scripted (429 with Retry-After, any status).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { type OrderEvents, orderEvents } from "./shopify-order-events.js";
 import { ordersCount, ordersPage, type ShopifyOrderNode, withheld } from "./shopify-orders.js";
 import { queryCost } from "./shopify-query-cost.js";
 import { servingVersion, versionInUrl } from "./shopify-version.js";
+import { answerWebhooks, type FakeWebhookSubscription } from "./shopify-webhook-subscriptions.js";
+import { createWebhookDeliverer, type DeliveryAttempt } from "./shopify-webhooks.js";
 
 export { type ShopifyOrderNode, shopifyOrder } from "./shopify-orders.js";
 
@@ -49,14 +57,31 @@ export interface ShopifyRequest {
   version?: { asked: string; served: string };
 }
 
-export interface FakeShopify {
+export interface FakeShopify extends OrderEvents {
   origin: string;
+  /** What X-Shopify-Shop-Domain says: the fake's host (a real shop's is name.myshopify.com). */
+  shopDomain: string;
   /** What `--shop` takes in tests (private addresses allowed). */
   shop: string;
   token: string;
   clientId: string;
   clientSecret: string;
+  /**
+   * A legacy custom app's "API secret key": what signs the webhooks of subscriptions made with
+   * its fixed `shpat_` token (a Dev Dashboard app's are signed with `clientSecret`).
+   */
+  apiSecretKey: string;
   orders: ShopifyOrderNode[];
+  /** The app's webhook subscriptions, as Shopify holds them. */
+  subscriptions: FakeWebhookSubscription[];
+  /** Every delivery attempt, with what the receiver answered. */
+  deliveries: DeliveryAttempt[];
+  /** The next n deliveries are lost without an attempt. */
+  dropNextDeliveries(n: number): void;
+  /** The merchant deletes the app's webhook subscriptions in the admin. */
+  deleteSubscriptionsInAdmin(): void;
+  /** Resolves when no delivery is in flight or waiting for a retry. */
+  deliveriesSettled(): Promise<void>;
   requests: ShopifyRequest[];
   /** Queues replies for the next GraphQL requests, in order, before any query is answered. */
   reply(...replies: ShopifyReply[]): void;
@@ -79,6 +104,8 @@ export interface FakeShopifyOptions {
   protectedCustomerData?: boolean;
   /** Lifetime of a client-credentials token. Default 86399 (Shopify's 24 hours). */
   tokenTtlSeconds?: number;
+  /** Multiplies the webhook retry delays (4 hours in all); 0.0001 makes them 1.4 s. Default 1. */
+  retryScale?: number;
 }
 
 function readOrdersDenied(field: string) {
@@ -114,6 +141,8 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   const token = options.token ?? "shpat_fake_token_0123456789abcdef";
   const clientId = "3b1f0c2d9e8a7b6c5d4e3f2a1b0c9d8e";
   const clientSecret = "shpss_fake_client_secret_0123456789";
+  const apiSecretKey = "fake_legacy_api_secret_key_0123456789abcdef";
+  const subscriptions: FakeWebhookSubscription[] = [];
   const settings = {
     scopes: options.scopes ?? "read_orders,read_customers,read_all_orders",
     protectedCustomerData: options.protectedCustomerData ?? true,
@@ -231,7 +260,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       refill();
       const variables = parsed.variables ?? {};
       const query = parsed.query ?? "";
-      const requested = queryCost(query, variables);
+      const requested = /^\s*mutation\b/.test(query) ? 10 : queryCost(query, variables);
       if (scripted === undefined && requested > bucket.maximumAvailable) {
         record(200, requested);
         return send(200, {
@@ -270,6 +299,17 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         return send(scripted.status, scripted.body ?? "", scripted.headers);
       }
       const scopes = settings.scopes.split(",");
+      const webhooks = answerWebhooks(subscriptions, query, variables, {
+        scopes,
+        protectedCustomerData: settings.protectedCustomerData,
+        apiVersion: version.served,
+        signWith: tokenSent === token ? apiSecretKey : clientSecret,
+      });
+      if (webhooks !== null) {
+        bucket.currentlyAvailable -= requested;
+        record(200, requested);
+        return send(200, { data: webhooks, extensions: { cost: cost(requested, requested) } });
+      }
       if (/\bcurrentAppInstallation\b/.test(query)) {
         bucket.currentlyAvailable -= requested;
         record(200, requested);
@@ -331,13 +371,25 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const shopDomain = new URL(origin).host;
+  const deliverer = createWebhookDeliverer(subscriptions, shopDomain, options.retryScale ?? 1);
   return {
     origin,
     shop: origin,
+    shopDomain,
     token,
     clientId,
     clientSecret,
+    apiSecretKey,
     orders,
+    subscriptions,
+    deliveries: deliverer.deliveries,
+    ...orderEvents(orders, deliverer),
+    dropNextDeliveries: (n) => deliverer.dropNextDeliveries(n),
+    deleteSubscriptionsInAdmin: () => {
+      subscriptions.splice(0, subscriptions.length);
+    },
+    deliveriesSettled: () => deliverer.settled(),
     requests,
     bucket,
     options: settings,
@@ -347,6 +399,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     },
     close: () =>
       new Promise<void>((resolve) => {
+        deliverer.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
