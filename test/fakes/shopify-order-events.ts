@@ -19,9 +19,13 @@ export interface OrderEvents {
   cancelOrder(id: string): ShopifyOrderNode;
 }
 
-/** An update lands at least a second after the last one, as a real edit would. */
+/**
+ * An update lands at least a second after the last one, in whole seconds: Shopify's timestamps
+ * (GraphQL DateTime, REST's `updated_at`) carry no milliseconds.
+ */
 function nextUpdate(previous: string): string {
-  return new Date(Math.max(Date.now(), Date.parse(previous) + 1000)).toISOString();
+  const second = (ms: number) => Math.floor(ms / 1000) * 1000;
+  return new Date(Math.max(second(Date.now()), second(Date.parse(previous)) + 1000)).toISOString();
 }
 
 export function orderEvents(orders: ShopifyOrderNode[], deliverer: WebhookDeliverer): OrderEvents {
