@@ -67,8 +67,11 @@ export interface FakeShopify extends OrderEvents {
   clientId: string;
   clientSecret: string;
   /**
-   * A legacy custom app's "API secret key": what signs the webhooks of subscriptions made with
-   * its fixed `shpat_` token (a Dev Dashboard app's are signed with `clientSecret`).
+   * A legacy custom app's "API secret key" (its client secret, shown under API credentials of an
+   * app made in the admin: https://shopify.dev/docs/apps/build/authentication-authorization/access-tokens/generate-app-access-tokens-admin):
+   * what signs the webhooks of subscriptions made with its fixed `shpat_` token. A Dev Dashboard
+   * app's are signed with `clientSecret` ("the app's client secret":
+   * https://shopify.dev/docs/apps/build/webhooks/delivery-structure).
    */
   apiSecretKey: string;
   orders: ShopifyOrderNode[];
@@ -78,9 +81,17 @@ export interface FakeShopify extends OrderEvents {
   deliveries: DeliveryAttempt[];
   /** The next n deliveries are lost without an attempt. */
   dropNextDeliveries(n: number): void;
-  /** The merchant deletes the app's webhook subscriptions in the admin. */
+  /**
+   * The app's webhook subscriptions vanish outside Velvet (the merchant uninstalls and reinstalls
+   * the app, a support action): deliveries stop, and only polling and a new subscribe() notice.
+   * Subscriptions made through the API are not listed in the admin's Settings › Notifications
+   * (https://shopify.dev/docs/api/admin-rest/latest/resources/webhook, "Considerations").
+   */
   deleteSubscriptionsInAdmin(): void;
-  /** Resolves when no delivery is in flight or waiting for a retry. */
+  /**
+   * Resolves when no delivery is in flight or waiting for a retry. With the real schedule
+   * (retryScale 1) a delivery that keeps failing takes 4 hours: scale it in such tests.
+   */
   deliveriesSettled(): Promise<void>;
   requests: ShopifyRequest[];
   /** Queues replies for the next GraphQL requests, in order, before any query is answered. */

@@ -18,7 +18,9 @@
  *   is a userError.
  * Each subscription remembers which secret signs its deliveries: the app's client secret when it
  * was made with a client-credentials token, the legacy custom app's API secret key when made
- * with its fixed `shpat_` token.
+ * with its fixed `shpat_` token. That secret stands for the app: subscriptions are the app's
+ * own, other apps neither see nor delete them
+ * (https://shopify.dev/docs/api/admin-rest/latest/resources/webhook, "Considerations").
  */
 
 /** GraphQL topic → the REST name deliveries carry in X-Shopify-Topic. */
@@ -78,6 +80,7 @@ export function answerWebhooks(
   variables: Record<string, unknown>,
   context: SubscriptionContext,
 ): Record<string, unknown> | null {
+  const mine = subscriptions.filter((s) => s.signWith === context.signWith);
   if (/\bwebhookSubscriptionCreate\s*\(/.test(query)) {
     const topic = String(variables.topic ?? "");
     const input = (variables.webhookSubscription ?? {}) as Record<string, unknown>;
@@ -103,7 +106,7 @@ export function answerWebhooks(
     }
     const refused = addressRefused(uri);
     if (refused !== null) return fail(["webhookSubscription", "uri"], refused);
-    if (subscriptions.some((s) => s.topic === topic && s.uri === uri)) {
+    if (mine.some((s) => s.topic === topic && s.uri === uri)) {
       return fail(
         ["webhookSubscription", "callbackUrl"],
         "Address for this topic has already been taken",
@@ -125,7 +128,7 @@ export function answerWebhooks(
   }
   if (/\bwebhookSubscriptionDelete\s*\(/.test(query)) {
     const at = subscriptions.findIndex((s) => s.id === variables.id);
-    if (at < 0) {
+    if (at < 0 || !mine.includes(subscriptions[at] as FakeWebhookSubscription)) {
       const userErrors: UserError[] = [
         { field: ["id"], message: "Webhook subscription does not exist" },
       ];
@@ -139,7 +142,7 @@ export function answerWebhooks(
   if (/\bwebhookSubscriptions\s*\(/.test(query)) {
     const first = Number(variables.first ?? /first:\s*(\d+)/.exec(query)?.[1] ?? 50);
     const uri = variables.uri;
-    const matching = subscriptions.filter((s) => uri == null || s.uri === uri);
+    const matching = mine.filter((s) => uri == null || s.uri === uri);
     const start =
       typeof variables.after === "string"
         ? Number(Buffer.from(variables.after, "base64").toString())

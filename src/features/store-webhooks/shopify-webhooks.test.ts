@@ -114,6 +114,24 @@ describe("Shopify webhook subscriptions", () => {
     expect(shopify.subscriptions.every((s) => s.signWith === shopify.clientSecret)).toBe(true);
   });
 
+  it("another app's subscriptions at the same address are neither listed nor deleted", async () => {
+    shopify = await startFakeShopify();
+    const legacy = await client().subscribe(ADDRESS, "x", signal);
+    const app = client({
+      platform: "shopify",
+      clientId: shopify.clientId,
+      clientSecret: shopify.clientSecret,
+    });
+    expect(await app.list(ADDRESS, signal)).toEqual([]);
+    await app.remove(
+      legacy.map((s) => s.id),
+      signal,
+    );
+    expect(shopify.subscriptions).toHaveLength(3);
+    expect(await app.subscribe(ADDRESS, "x", signal)).toHaveLength(3);
+    expect(shopify.subscriptions).toHaveLength(6);
+  });
+
   it("without read_orders Shopify refuses the order topics: a broken connection saying which scope", async () => {
     shopify = await startFakeShopify({ scopes: "read_customers" });
     const error = await client()

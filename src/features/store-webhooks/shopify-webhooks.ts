@@ -172,7 +172,7 @@ function subscribeRefused(topic: string, said: string): PlatformError {
   if (MISSING_SCOPE.test(said)) {
     return new PlatformError({
       kind: "broken",
-      message: `Shopify refused the ${topic} webhook: the app lacks the read_orders scope (${said}). Give the app the read_orders scope, install the new version on the shop, then reconnect`,
+      message: `Shopify refused the ${topic} webhook: the app lacks the read_orders scope (${said.split(" Topics allowed:")[0]}). Give the app the read_orders scope (in the Dev Dashboard: a new version installed on the shop; for an app made in the Shopify admin: its Admin API scopes), then reconnect`,
     });
   }
   return new PlatformError({
