@@ -25,7 +25,9 @@
  *
  * An order the intake refuses (an AppError: no usable e-mail, an id that belongs to another
  * customer) throws OrderRefused: its writes are in the caller's transaction, which must roll
- * back and be tried again with that order's index in `refused`.
+ * back and be tried again with that order's index in `refused`. After the commit the caller
+ * wakes the worker (`jobs.notify()`) when any outcome's enrichmentStatus is not "existing", as
+ * with submitOrderInTransaction.
  */
 import type { Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
