@@ -25,6 +25,7 @@ import * as m0019 from "./migrations/0019_spend_control.js";
 import * as m0020 from "./migrations/0020_verdicts.js";
 import * as m0021 from "./migrations/0021_destination_disabling.js";
 import * as m0022 from "./migrations/0022_sample_store.js";
+import * as m0023 from "./migrations/0023_order_status.js";
 import type { Database } from "./schema.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0020_verdicts": m0020,
   "0021_destination_disabling": m0021,
   "0022_sample_store": m0022,
+  "0023_order_status": m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -94,6 +94,15 @@ export interface OrdersTable {
   total: string | null;
   currency: string;
   created_at: number;
+  /** The platform's status (`paid`, `cancelled` …); null when the source said none (API, import). */
+  status: Generated<string | null>;
+  /**
+   * 1: a purchase; 0: cancelled, refunded in full, voided or binned (store-sync/order-status.ts):
+   * shown with the customer's orders, left out of every count and score of purchases.
+   */
+  counts: Generated<number>;
+  /** The platform's update time (epoch ms) of the status held: an older update never wins. */
+  status_at: Generated<number | null>;
 }
 
 export interface UsageChargesTable {

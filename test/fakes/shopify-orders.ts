@@ -9,6 +9,14 @@ export interface ShopifyOrderNode {
   legacyResourceId: string;
   name: string;
   test: boolean;
+  /**
+   * `Order.cancelledAt` (DateTime, null unless cancelled) and `Order.displayFinancialStatus`
+   * (OrderDisplayFinancialStatus: AUTHORIZED, EXPIRED, PAID, PARTIALLY_PAID, PARTIALLY_REFUNDED,
+   * PENDING, REFUNDED, VOIDED; nullable): https://shopify.dev/docs/api/admin-graphql/latest/objects/Order,
+   * https://shopify.dev/docs/api/admin-graphql/latest/enums/OrderDisplayFinancialStatus.
+   */
+  cancelledAt: string | null;
+  displayFinancialStatus: ShopifyFinancialStatus | null;
   email: string | null;
   phone: string | null;
   createdAt: string;
@@ -43,6 +51,16 @@ export interface ShopifyOrderNode {
   } | null;
 }
 
+export type ShopifyFinancialStatus =
+  | "AUTHORIZED"
+  | "EXPIRED"
+  | "PAID"
+  | "PARTIALLY_PAID"
+  | "PARTIALLY_REFUNDED"
+  | "PENDING"
+  | "REFUNDED"
+  | "VOIDED";
+
 let sequence = 1000;
 
 /** An order node as the Admin API returns it; `at` dates both createdAt and updatedAt. */
@@ -62,6 +80,8 @@ export function shopifyOrder(
     legacyResourceId: id,
     name: `#${id}`,
     test: false,
+    cancelledAt: null,
+    displayFinancialStatus: "PAID",
     email,
     phone: null,
     createdAt: at.toISOString(),
@@ -86,6 +106,21 @@ export function shopifyOrder(
     shippingAddress: { city: "Atherton", provinceCode: "CA", zip: "94027", countryCodeV2: "US" },
     ...rest,
   };
+}
+
+/**
+ * The merchant cancels the order, or its payment changes (a refund, a capture): Shopify records
+ * it and moves `updatedAt` ("The date and time when the order was last modified", Order object,
+ * same page), so an `updated_at:>=` search finds the order again.
+ */
+export function changeShopifyOrder(
+  order: ShopifyOrderNode,
+  change: { cancelled?: boolean; financialStatus?: ShopifyFinancialStatus },
+  at = new Date(),
+): void {
+  if (change.cancelled) order.cancelledAt = at.toISOString();
+  if (change.financialStatus !== undefined) order.displayFinancialStatus = change.financialStatus;
+  order.updatedAt = at.toISOString();
 }
 
 /** An app without protected customer data access: the data, nulled, WITH ACCESS_DENIED errors. */

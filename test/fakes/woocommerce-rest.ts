@@ -146,6 +146,18 @@ export function touchWooOrder(order: WooOrderJson, at = new Date()): void {
   order.date_modified_gmt = gmt(at);
 }
 
+/**
+ * The merchant (or a payment gateway) changes the order's status: WooCommerce saves the order,
+ * and a save that changes `status` writes the modified date anew (`post_modified_gmt =
+ * current_time('mysql', 1)` in WC_Order_Data_Store_CPT's update(), plugins/woocommerce/includes/
+ * data-stores/abstract-wc-order-data-store-cpt.php), so the order is listed again by
+ * `modified_after`.
+ */
+export function setWooOrderStatus(order: WooOrderJson, status: string, at = new Date()): void {
+  order.status = status;
+  touchWooOrder(order, at);
+}
+
 export async function startFakeWooCommerce(
   options: FakeWooCommerceOptions = {},
 ): Promise<FakeWooCommerce> {

@@ -19,7 +19,7 @@ export interface AlertContent {
   score: number;
   threshold: number;
   reasons: AlertReason[];
-  /** The customer's latest order, if any. */
+  /** The customer's latest purchase (cancelled, refunded or voided orders left out), if any. */
   order: { number: string | null; total: string | null; currency: string } | null;
   location: string | null;
   customerUrl: string;
@@ -86,6 +86,8 @@ export async function loadAlert(
     .selectFrom("orders")
     .select(["order_number", "external_order_id", "total", "currency"])
     .where("customer_id", "=", row.customer_id)
+    // The latest purchase: an order cancelled since is not what the alert reports.
+    .where("counts", "=", 1)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(1)

@@ -21,7 +21,14 @@ type CustomerDetails = Pick<
 
 type OrderDetails = Pick<
   Selectable<OrdersTable>,
-  "id" | "external_order_id" | "order_number" | "total" | "currency" | "created_at"
+  | "id"
+  | "external_order_id"
+  | "order_number"
+  | "total"
+  | "currency"
+  | "created_at"
+  | "status"
+  | "counts"
 >;
 
 export function customerDetailsView(c: CustomerDetails) {
@@ -48,5 +55,9 @@ export function orderView(o: OrderDetails) {
     total: o.total,
     currency: o.currency,
     createdAt: new Date(o.created_at).toISOString(),
+    // The platform's status (null: the source gave none); not a purchase when cancelled,
+    // refunded or voided.
+    status: o.status,
+    purchase: o.counts === 1,
   };
 }

@@ -77,7 +77,16 @@ export async function getCustomerReport(
 
   const orders = await db
     .selectFrom("orders")
-    .select(["id", "external_order_id", "order_number", "total", "currency", "created_at"])
+    .select([
+      "id",
+      "external_order_id",
+      "order_number",
+      "total",
+      "currency",
+      "created_at",
+      "status",
+      "counts",
+    ])
     .where("customer_id", "=", c.id)
     .orderBy("created_at", "desc")
     .execute();

@@ -6,8 +6,9 @@
  * calls, the same refusals, the 60-day cut without read_all_orders). Then the platform counts
  * the orders the backfill would read — those updated in the window, every status, as a pass
  * reads them (Shopify's `ordersCount`, WooCommerce's `X-WP-Total`):
- * - up to READ_LIMIT orders, they are read as the sync would read them: test and unpaid orders
- *   are left out (counted by reason), and the new customers are the distinct e-mails not already
+ * - up to READ_LIMIT orders, they are read as the sync would read them: test and unpaid orders,
+ *   and those cancelled, refunded or voided (no purchase, no customer made), are left out
+ *   (counted by reason), and the new customers are the distinct e-mails not already
  *   stored for the store (nor only on orders of forgotten people): an exact figure;
  * - above it, each order counts as a possible new customer, test and unpaid ones included: an
  *   upper bound;
@@ -28,6 +29,7 @@ import {
   withPlatformErrors,
 } from "./connect-store.js";
 import type { Credentials } from "./credentials.js";
+import { notPurchasedReason } from "./order-status.js";
 import type { PlatformHttp } from "./platform-http.js";
 import type { OrderCount, PlatformClient, SyncCursor } from "./store-platform.js";
 import type { StoreSyncDeps } from "./store-sync-deps.js";
@@ -142,8 +144,16 @@ async function readWindow(
     for (const order of page.orders) {
       if (seen.has(order.externalId)) continue;
       seen.add(order.externalId);
-      if (order.kind === "skip") skipReasons[order.reason] = (skipReasons[order.reason] ?? 0) + 1;
-      else taken.set(order.externalId, normalizeEmail(order.submission.email));
+      // An order that is no purchase makes no customer: the sync skips it (write-pulled-orders.ts).
+      const reason =
+        order.kind === "skip"
+          ? order.reason
+          : order.counts
+            ? null
+            : notPurchasedReason(order.status);
+      if (reason !== null) skipReasons[reason] = (skipReasons[reason] ?? 0) + 1;
+      else if (order.kind === "order")
+        taken.set(order.externalId, normalizeEmail(order.submission.email));
     }
     if (page.last) return { taken, skipReasons };
     cursor = page.next;

@@ -14,6 +14,8 @@
  * still counts: the customer kept most of what they bought.
  */
 
+import type { SkipReason } from "./store-platform.js";
+
 /** Statuses under which an order is not a purchase, on either platform. */
 const NOT_COUNTED = new Set(["cancelled", "refunded", "voided", "expired", "trash"]);
 
@@ -40,4 +42,14 @@ export function shopifyOrderStatus(
 export function wooOrderStatus(status: string | null | undefined): OrderStatus {
   const said = status ? status.toLowerCase() : null;
   return { status: said, counts: statusCounts(said) };
+}
+
+/**
+ * Why an order that is not a purchase is skipped when Velvet does not hold it yet: nothing is
+ * created, enriched or charged for it (store-sync/write-pulled-orders.ts).
+ */
+export function notPurchasedReason(status: string | null): SkipReason {
+  if (status === "refunded") return "refunded";
+  if (status === "voided" || status === "expired") return "voided";
+  return "cancelled";
 }

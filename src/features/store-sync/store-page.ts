@@ -1,17 +1,19 @@
 /**
- * Storing one page of pulled orders: every order through the order-intake use case
- * (`submitOrderInTransaction`: de-duplication, one charge per new customer, enrichment) and the
- * connection's cursor moved past the page, in ONE transaction. A crash anywhere in the page
- * leaves the previous cursor and none of the page's orders, so the next run reads the page again:
- * no gap, no duplicate. The cursor update names the cursor the page was read from, so a run
- * whose lease expired (another worker took over) cannot store the same page twice.
+ * Storing one page of pulled orders: the page's orders written (write-pulled-orders.ts: the
+ * order-intake use case with de-duplication, one charge per new customer and enrichment, and
+ * each order's platform status) and the connection's cursor moved past the page, in ONE
+ * transaction. A crash anywhere in the page leaves the previous cursor and none of the page's
+ * orders, so the next run reads the page again: no gap, no duplicate. The cursor update names
+ * the cursor the page was read from, so a run whose lease expired (another worker took over)
+ * cannot store the same page twice.
  *
  * An order the API would refuse (no e-mail, a one-word name), whose id already belongs to
  * another customer (its e-mail was changed in the store), that belonged to a forgotten customer
- * (orders/forgotten-orders.ts), or that the client marked as not real (a test order, an unpaid
- * one) is skipped and counted under its reason; the page goes on. An order read again in the
- * next page's or pass's overlap (same id, same update time) is not counted twice (the cursor's
- * `skipped`).
+ * (orders/forgotten-orders.ts), that the client marked as not real (a test order, an unpaid
+ * one), or that was cancelled, refunded or voided before Velvet took it, is skipped and counted
+ * under its reason; the page goes on. A refused order costs one more try of the page without
+ * it. An order read again in the next page's or pass's overlap (same id, same update time) is
+ * not counted twice (the cursor's `skipped`).
  *
  * A closed account takes nothing: the page's transaction first reads whether the account is
  * open and writes nothing when it is not, so a run that fetched a page before the account was
@@ -19,14 +21,15 @@
  * exact; on PostgreSQL a close that commits meanwhile has deleted the connection's row
  * (privacy/close-account.ts), which the cursor update below then does not find.
  */
-import type { Transaction } from "kysely";
-import type { Database, StoreConnectionsTable } from "../../db/schema.js";
-import { AppError } from "../../lib/app-error.js";
-import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
-import { submitOrderInTransaction } from "../orders/submit-order.js";
-import type { SubmitOrderOutcome } from "../orders/submit-order-types.js";
-import type { OrdersPage, PulledOrder, SkipReason, SyncCursor } from "./store-platform.js";
+import type { StoreConnectionsTable } from "../../db/schema.js";
+import type { OrdersPage, PulledOrder, SyncCursor } from "./store-platform.js";
 import type { StoreSyncDeps } from "./store-sync-deps.js";
+import {
+  type AfterOrderHook,
+  OrderRefused,
+  type PulledOrderSkip,
+  writePulledOrders,
+} from "./write-pulled-orders.js";
 
 export type StoredConnection = Pick<
   StoreConnectionsTable,
@@ -43,22 +46,8 @@ export interface PageStored {
   skipped: number;
 }
 
-/** Test hook: called after each order of a page is written, inside the page's transaction. */
-export type AfterOrderHook = (index: number) => void;
+export type { AfterOrderHook };
 
-class OrderRefused extends Error {
-  constructor(
-    readonly index: number,
-    readonly reason: string,
-  ) {
-    super(reason);
-  }
-}
-
-interface Skip {
-  index: number;
-  reason: SkipReason;
-}
 class CursorMoved extends Error {}
 class AccountClosed extends Error {}
 
@@ -102,31 +91,14 @@ async function writePage(
       .where("id", "=", connection.account_id)
       .executeTakeFirst();
     if (account === undefined || account.closed_at !== null) throw new AccountClosed();
-    const outcomes: SubmitOrderOutcome[] = [];
-    const skips: Skip[] = [];
-    const forgotten = await findForgottenOrders(
+    const { outcomes, skips } = await writePulledOrders(
       trx,
-      forgottenOrderKeys(deps.config.storeSync.tokenKey),
-      connection.store_id,
-      page.orders.flatMap((o) => (o.kind === "order" ? [o.externalId] : [])),
+      deps,
+      connection,
+      page.orders,
+      refused,
+      afterOrder,
     );
-    for (const [index, order] of page.orders.entries()) {
-      if (order.kind === "skip") skips.push({ index, reason: order.reason });
-      else if (refused.has(index)) skips.push({ index, reason: "refused" });
-      else if (forgotten.has(order.externalId)) skips.push({ index, reason: "forgotten customer" });
-      else {
-        const outcome = await submitOne(trx, deps, connection, order, index);
-        if (order.shopifyCustomerId) {
-          await trx
-            .updateTable("customers")
-            .set({ shopify_customer_id: order.shopifyCustomerId })
-            .where("id", "=", outcome.customerId)
-            .execute();
-        }
-        outcomes.push(outcome);
-        afterOrder?.(index);
-      }
-    }
     const counted = countSkips(connection, page, skips);
     const newOrders = outcomes.filter((o) => o.newOrder).length;
     const now = deps.clock.now();
@@ -151,7 +123,7 @@ async function writePage(
 }
 
 /** The page's skips not counted before, the reasons' new totals, and the cursor that remembers them. */
-function countSkips(connection: StoredConnection, page: OrdersPage, skips: Skip[]) {
+function countSkips(connection: StoredConnection, page: OrdersPage, skips: PulledOrderSkip[]) {
   const previous = JSON.parse(connection.cursor) as SyncCursor;
   const seen = new Set(previous.skipped ?? []);
   const reasons = parseReasons(connection.skip_reasons);
@@ -179,29 +151,5 @@ export function parseReasons(text: string): Record<string, number> {
     return typeof value === "object" && value !== null ? (value as Record<string, number>) : {};
   } catch {
     return {};
-  }
-}
-
-async function submitOne(
-  trx: Transaction<Database>,
-  deps: StoreSyncDeps,
-  connection: StoredConnection,
-  order: Extract<PulledOrder, { kind: "order" }>,
-  index: number,
-): Promise<SubmitOrderOutcome> {
-  // History (created before the connection): dated, no alert, enriched after live work.
-  const live = order.createdAt >= connection.live_after;
-  try {
-    return await submitOrderInTransaction(
-      trx,
-      deps,
-      { accountId: connection.account_id, storeId: connection.store_id },
-      order.submission,
-      { orderedAt: order.createdAt, alerts: live, priority: live ? "live" : "backfill" },
-    );
-  } catch (error) {
-    if (error instanceof AppError)
-      throw new OrderRefused(index, `order ${order.externalId}: ${error.message}`);
-    throw error;
   }
 }

@@ -130,23 +130,26 @@ for (const engine of ENGINES) {
       ]);
     });
 
-    it("every status: drafts, pending and failed orders are skipped with their reason, taken once paid", async () => {
+    it("every status: drafts, pending, failed, cancelled and refunded orders are skipped with their reason, taken once paid", async () => {
       const w = await site();
       const orders = WOO_STATUSES.map((status, i) =>
         wooOrder(`st-${n}-${status}@acme.com`, ago(2 * HOUR - i * 60_000), { status }),
       );
       w.orders.push(...orders);
       const id = await connectTo(w);
-      // processing, on-hold, completed, cancelled, refunded: placed orders; trash is not listed.
-      expect(await runSync(app.deps, id)).toEqual({ kind: "synced", newOrders: 5 });
+      // processing, on-hold, completed: purchases; cancelled, refunded: placed but no purchase,
+      // and Velvet did not hold them, so nothing is made of them; trash is not listed.
+      expect(await runSync(app.deps, id)).toEqual({ kind: "synced", newOrders: 3 });
       expect(await runSync(app.deps, id)).toEqual({ kind: "synced", newOrders: 0 });
       const [view] = await listConnections(app.deps.db.kysely, account.accountId);
       expect(view?.skipReasons).toEqual({
         "awaiting payment": 1,
         "payment failed": 1,
         "checkout draft": 1,
+        cancelled: 1,
+        refunded: 1,
       });
-      expect(view?.ordersSkipped).toBe(3);
+      expect(view?.ordersSkipped).toBe(5);
 
       const pending = orders.find((o) => o.status === "pending");
       if (!pending) throw new Error("no pending order");

@@ -8,6 +8,7 @@ import type { DashboardSession } from "../session/dashboard-session.js";
 import { verdictPanel } from "../verdicts/verdict-view.js";
 import { enrichmentPanel, profilePanel, providersPanel, signalsPanel } from "./enrichment-view.js";
 import type { CustomerDetail } from "./get-customer-detail.js";
+import { orderStatusCell } from "./order-status-view.js";
 
 function facts(d: CustomerDetail): SafeHtml {
   const c = d.customer;
@@ -21,26 +22,32 @@ function facts(d: CustomerDetail): SafeHtml {
     ${c.phone ? html`<dt>Phone</dt><dd>${c.phone}</dd>` : ""}
     ${place ? html`<dt>Address</dt><dd>${place}</dd>` : ""}
     <dt>First seen</dt><dd>${timeTag(c.created_at)}</dd>
-    <dt>Orders</dt><dd>${d.orderCount}</dd>
+    <dt>Orders</dt><dd>${d.purchaseCount}${
+      d.orderCount > d.purchaseCount
+        ? html` <span class="muted small">(plus ${d.orderCount - d.purchaseCount} not counted: cancelled, refunded or voided)</span>`
+        : ""
+    }</dd>
   </dl>
 </section>`;
 }
 
 function orders(d: CustomerDetail): SafeHtml {
+  // Orders from the API or a file carry no status: the column shows once a store's order does.
+  const statuses = d.orders.some((o) => o.status !== null);
   return html`<section class="panel" aria-labelledby="orders-title">
   <h2 id="orders-title">Orders</h2>
   ${
     d.orders.length === 0
       ? html`<p class="muted">No orders yet: this customer was sent without order details.</p>`
       : html`<div class="table-wrap"><table class="stack">
-    <thead><tr><th scope="col">Order</th><th scope="col" class="num">Total</th><th scope="col">Received</th></tr></thead>
+    <thead><tr><th scope="col">Order</th>${statuses ? html`<th scope="col">Status</th>` : ""}<th scope="col" class="num">Total</th><th scope="col">Received</th></tr></thead>
     <tbody>${d.orders.map(
       (o) =>
         html`<tr><td class="primary-cell">${o.order_number ?? o.external_order_id ?? html`<span class="muted">No number</span>`}${
           o.order_number && o.external_order_id
             ? html` <span class="muted small">id ${o.external_order_id}</span>`
             : ""
-        }</td><td data-label="Total" class="num nowrap">${formatMoney(o.total, o.currency)}</td><td data-label="Received" class="nowrap">${timeTag(o.created_at)}</td></tr>`,
+        }</td>${statuses ? html`<td data-label="Status">${orderStatusCell(o)}</td>` : ""}<td data-label="Total" class="num nowrap">${formatMoney(o.total, o.currency)}</td><td data-label="Received" class="nowrap">${timeTag(o.created_at)}</td></tr>`,
     )}</tbody>
   </table></div>${d.orderCount > d.orders.length ? html`<p class="muted small">Showing the latest ${d.orders.length} of ${d.orderCount} orders.</p>` : ""}`
   }

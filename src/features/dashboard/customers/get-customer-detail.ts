@@ -1,6 +1,7 @@
 /**
  * One customer as their page shows them: the record, the enrichment and its explanation, the
- * orders, each provider's outcome, and the alerts sent with every delivery attempt. Null when
+ * orders (every one, each with its platform status: a cancelled or refunded order is listed and
+ * marked, though it is not a purchase), each provider's outcome, and the alerts sent with every delivery attempt. Null when
  * the customer is not this account's (the page then answers 404, as for an unknown id).
  */
 import type { Kysely, Selectable } from "kysely";
@@ -22,7 +23,10 @@ export interface CustomerDetail {
   customer: Customer;
   enrichment: Selectable<EnrichmentsTable> | null;
   orders: Order[];
+  /** Every order, purchases or not. */
   orderCount: number;
+  /** Orders that count as purchases (not cancelled, refunded, voided). */
+  purchaseCount: number;
   providers: Array<
     Omit<Selectable<ProviderResultsTable>, "raw" | "profile" | "id" | "customer_id">
   >;
@@ -62,7 +66,10 @@ export async function getCustomerDetail(
       .execute(),
     db
       .selectFrom("orders")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .select((eb) => [
+        eb.fn.countAll<number>().as("n"),
+        eb.fn.sum<number>("counts").as("purchases"),
+      ])
       .where("customer_id", "=", customer.id)
       .executeTakeFirst(),
     db
@@ -93,6 +100,7 @@ export async function getCustomerDetail(
     enrichment: enrichment ?? null,
     orders,
     orderCount: Number(orderCount?.n ?? 0),
+    purchaseCount: Number(orderCount?.purchases ?? 0),
     providers,
     alerts: await withAttempts(db, alerts),
     verdict: verdicts.get(customer.id),

@@ -18,6 +18,7 @@ export interface CustomerListRow {
   score: number | null;
   vip: boolean;
   createdAt: number;
+  /** Purchases: orders that count (not cancelled, refunded or voided). */
   orders: number;
   /** Generated sample data (Overview → Try it with sample orders). */
   sample: boolean;
@@ -90,6 +91,8 @@ export async function listCustomers(
         "in",
         rows.map((r) => r.id),
       )
+      // Purchases: a cancelled, refunded or voided order is on the customer's page, not here.
+      .where("counts", "=", 1)
       .groupBy("customer_id")
       .execute();
     for (const c of counts) orderCounts.set(c.customer_id, Number(c.n));

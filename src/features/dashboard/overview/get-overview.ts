@@ -1,7 +1,8 @@
 /**
  * The Overview's numbers for the last N days (UTC, today included): new customers, how many
- * of them are VIPs, the VIP rate among those enriched, orders, completed enrichments, a daily
- * series for the chart, and the latest VIPs. Every query is scoped by account through stores
+ * of them are VIPs, the VIP rate among those enriched, orders (purchases only: a cancelled,
+ * refunded or voided order is not counted), completed enrichments, a daily series for the
+ * chart, and the latest VIPs. Every query is scoped by account through stores
  * and bounded by the (store_id, created_at) indexes of customers and orders.
  */
 import { type Kysely, sql } from "kysely";
@@ -70,6 +71,7 @@ export async function getOverview(
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("stores.account_id", "=", accountId)
       .where("orders.created_at", ">=", from)
+      .where("orders.counts", "=", 1)
       .executeTakeFirst(),
     customers()
       .innerJoin("enrichments", "enrichments.customer_id", "customers.id")

@@ -10,6 +10,12 @@
  * (another process's clock, a slow transaction) would be missed, so the window is read afresh
  * every REBUILD_MS. At most MAX_STORES windows are kept, the least recently used going first;
  * each is two arrays of up to 1,000 numbers.
+ *
+ * Only purchases are read (`counts = 1`, store-sync/order-status.ts). An order cancelled or
+ * refunded after the window took it keeps its created_at, so the incremental read does not see
+ * it go: its total stays in a process's window until the next full read, at most REBUILD_MS
+ * later (an order taken back into counting likewise comes back at that read). A minute of one
+ * extra total among up to a thousand moves a rank by a fraction of a point.
  */
 import { type Kysely, sql } from "kysely";
 import { preparedQuery } from "../../../db/prepared-query.js";
@@ -86,7 +92,7 @@ export function createStoreWindows(): StoreWindows {
   };
 }
 
-/** The latest STORE_WINDOW orders with a total, newest first. */
+/** The latest STORE_WINDOW purchases with a total, newest first. */
 function latestOrders(
   db: Kysely<Database>,
   storeId: string,
@@ -98,13 +104,14 @@ function latestOrders(
     .where("store_id", "=", storeId)
     .where("currency", "=", currency)
     .where("total", "is not", null)
+    .where("counts", "=", sql.lit(1))
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(STORE_WINDOW)
     .execute();
 }
 
-/** Orders with a total created at or after `since`, oldest first. */
+/** Purchases with a total created at or after `since`, oldest first. */
 function ordersSince(
   db: Kysely<Database>,
   storeId: string,
@@ -128,6 +135,7 @@ const findOrdersSince = preparedQuery(
       .where("created_at", ">=", v.since)
       .where("currency", "=", v.currency)
       .where("total", "is not", null)
+      .where("counts", "=", sql.lit(1))
       .orderBy("created_at")
       .orderBy("id")
       .limit(sql.lit(STORE_WINDOW)),

@@ -34,6 +34,8 @@ export async function eraseInactiveCustomers(
         .where(({ not, exists, selectFrom }) =>
           not(
             exists(
+              // Any order, cancelled or refunded ones too: it is the customer's latest dealing
+              // with the store, and the merchant may still need it (a refund to settle).
               selectFrom("orders")
                 .select("orders.id")
                 .whereRef("orders.customer_id", "=", "customers.id")
