@@ -33,6 +33,7 @@ const FEATURE_ORDER = [
   "team", // members, roles, invitations, password change and reset
   "order-import",
   "store-sync", // pulls Shopify and WooCommerce orders through orders/
+  "store-webhooks", // the platforms' order webhooks, over store-sync's clients and mapping
   "privacy", // erasure and export over the registry each feature fills (privacy-registry.ts)
   "destinations", // signed webhooks and CRM profiles that receive the customer events
   "demo", // sample store history through order-import, removed as privacy erases
