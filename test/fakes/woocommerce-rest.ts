@@ -348,14 +348,14 @@ export async function startFakeWooCommerce(
     deliveries: hooks.deliveries,
     placeOrder(order) {
       orders.push(order);
-      hooks.emit("order.created", restOrder(order));
+      hooks.emit("order.created", () => restOrder(order));
     },
     updateOrder(id, changes) {
       const order = orders.find((o) => o.id === id);
       if (order === undefined) throw new Error(`no order ${id} in the fake WooCommerce`);
       Object.assign(order, changes);
       touchWooOrder(order);
-      hooks.emit("order.updated", restOrder(order));
+      hooks.emit("order.updated", () => restOrder(order));
       return order;
     },
     dropNextDeliveries: (n) => hooks.dropNextDeliveries(n),

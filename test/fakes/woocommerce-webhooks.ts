@@ -31,7 +31,8 @@
  * the failure count; anything else (a network error included) is a failure: failed_delivery()
  * disables the webhook when the count is already above `woocommerce_max_webhook_delivery_
  * failures` (default 5), else adds one, so the 7th failure in a row disables it. WooCommerce
- * delivers in the background (Action Scheduler), so the fake delivers after answering.
+ * delivers in the background (Action Scheduler, one batch at a time by default), so the fake
+ * delivers after answering, one delivery after the other, in the order of the events.
  */
 import { createHmac, randomBytes } from "node:crypto";
 
@@ -112,7 +113,7 @@ export function phpJson(value: unknown): string {
 export function createFakeWooWebhooks(site: () => string) {
   const webhooks: FakeWooWebhook[] = [];
   const deliveries: WooDelivery[] = [];
-  const inFlight = new Set<Promise<void>>();
+  let queue: Promise<void> = Promise.resolve();
   let nextId = 40;
   let dropped = 0;
 
@@ -216,25 +217,31 @@ export function createFakeWooWebhooks(site: () => string) {
     await save(w);
   }
 
-  function track(work: Promise<void>): void {
-    const done = work.finally(() => inFlight.delete(done));
-    inFlight.add(done);
+  function enqueue(work: () => Promise<void>): void {
+    queue = queue.then(work, work);
   }
 
   return {
     webhooks,
     deliveries,
     /** Queues a delivery to every active webhook on `topic`, as WooCommerce's hooks do. */
-    emit(topic: string, payload: unknown): void {
+    emit(topic: string, payload: () => unknown): void {
       for (const w of webhooks) {
-        if (w.status === "active" && w.topic === topic) track(deliver(w, payload));
+        // should_deliver (active?) is asked when the event happens; the scheduled delivery asks
+        // nothing more, and builds its payload from the resource as it is THEN (build_payload):
+        // an order.created that runs after a change carries the changed order.
+        if (w.status === "active" && w.topic === topic) enqueue(() => deliver(w, payload()));
       }
     },
     dropNextDeliveries(n: number): void {
       dropped += n;
     },
     async settled(): Promise<void> {
-      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      let seen: Promise<void> | undefined;
+      while (seen !== queue) {
+        seen = queue;
+        await seen;
+      }
     },
     /** The REST routes `/wc/v3/webhooks` and `/wc/v3/webhooks/<id>`. */
     async handle(
