@@ -30,44 +30,20 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  createFakeWooWebhooks,
-  type FakeWooWebhook,
-  type WooDelivery,
-  type WooWebhookStatus,
-} from "./woocommerce-webhooks.js";
+import { touchWooOrder, type WooOrderJson } from "./woocommerce-order-json.js";
+import type {
+  FakeWooWebhook,
+  WooDelivery,
+  WooWebhookStatus,
+} from "./woocommerce-webhook-delivery.js";
+import { createFakeWooWebhooks } from "./woocommerce-webhooks.js";
 
-export interface WooOrderJson {
-  id: number;
-  number: string;
-  status: string;
-  currency: string;
-  total: string;
-  date_created_gmt: string;
-  date_modified_gmt: string;
-  billing: {
-    first_name: string;
-    last_name: string;
-    email: string;
-    phone: string;
-    city: string;
-    state: string;
-    postcode: string;
-    country: string;
-  };
-  shipping: {
-    first_name: string;
-    last_name: string;
-    company: string;
-    address_1: string;
-    address_2: string;
-    city: string;
-    state: string;
-    postcode: string;
-    country: string;
-    phone: string;
-  };
-}
+export {
+  touchWooOrder,
+  WOO_STATUSES,
+  type WooOrderJson,
+  wooOrder,
+} from "./woocommerce-order-json.js";
 
 export interface WooRequest {
   at: number;
@@ -85,18 +61,6 @@ export interface FakeWooCommerceOptions {
   /** The key's permissions as set in WooCommerce › Settings › Advanced › REST API. */
   keyPermissions?: "read" | "write" | "read_write";
 }
-
-export const WOO_STATUSES = [
-  "pending",
-  "processing",
-  "on-hold",
-  "completed",
-  "cancelled",
-  "refunded",
-  "failed",
-  "trash",
-  "checkout-draft",
-] as const;
 
 export interface FakeWooCommerce {
   /** The site's address (what `--url` takes). */
@@ -124,56 +88,6 @@ export interface FakeWooCommerce {
   /** Resolves when every queued ping and delivery has been answered. */
   deliveriesSettled(): Promise<void>;
   close(): Promise<void>;
-}
-
-let sequence = 5000;
-
-/** WooCommerce's GMT dates: `2024-03-05T14:02:11`, no zone, no milliseconds. */
-function gmt(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, "");
-}
-
-export function wooOrder(
-  email: string,
-  at: Date,
-  extra: { first?: string; last?: string; total?: string; status?: string; currency?: string } = {},
-): WooOrderJson {
-  const id = ++sequence;
-  return {
-    id,
-    number: String(id),
-    status: extra.status ?? "processing",
-    currency: extra.currency ?? "USD",
-    total: extra.total ?? "1250.00",
-    date_created_gmt: gmt(at),
-    date_modified_gmt: gmt(at),
-    billing: {
-      first_name: extra.first ?? "Grace",
-      last_name: extra.last ?? "Hopper",
-      email,
-      phone: "",
-      city: "Atherton",
-      state: "CA",
-      postcode: "94027",
-      country: "US",
-    },
-    shipping: {
-      first_name: extra.first ?? "Grace",
-      last_name: extra.last ?? "Hopper",
-      company: "",
-      address_1: "1 Lindenwood Dr",
-      address_2: "",
-      city: "Atherton",
-      state: "CA",
-      postcode: "94027",
-      country: "US",
-      phone: "",
-    },
-  };
-}
-
-export function touchWooOrder(order: WooOrderJson, at = new Date()): void {
-  order.date_modified_gmt = gmt(at);
 }
 
 export async function startFakeWooCommerce(

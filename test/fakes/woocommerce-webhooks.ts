@@ -1,6 +1,6 @@
 /**
  * The webhooks of the fake WooCommerce (woocommerce-rest.ts routes `/wc/v3/webhooks` here after
- * its route and authentication checks), following WooCommerce's own code:
+ * its route and authentication checks), following WooCommerce's own code.
  *
  * REST (plugins/woocommerce/includes/rest-api/Controllers/Version1/class-wc-rest-webhooks-v1-
  * controller.php, inherited by v2 and v3):
@@ -17,59 +17,24 @@
  *   count, so a webhook disabled by failures and set active again keeps its count.
  * - DELETE needs `force=true` (else 501 `woocommerce_rest_trash_not_supported`); an unknown id
  *   is 404 `woocommerce_rest_shop_webhook_invalid_id`.
+ * The fields: https://developer.woocommerce.com/docs/apis/rest-api/v3/webhooks/.
  *
- * Ping (class-wc-webhook.php deliver_ping): POST `webhook_id=<id>` (form-encoded, no signature)
- * with WooCommerce's User-Agent and WordPress's default 5 s timeout; it passes only on exactly
- * 200 (a 204 fails). A passed ping clears `pending_delivery`; while it is set, every save of the
- * active webhook pings again (class-wc-webhook-data-store.php update), and a delivery saves.
- *
- * Deliveries (class-wc-webhook.php deliver and log_delivery): POST of the order as the REST API
- * v3 builds it (`wp_api_v3`), JSON encoded as PHP's json_encode does (`/` as `\/`, non-ASCII as
- * `\uXXXX`), headers X-WC-Webhook-Source (home_url('/')), -Topic, -Resource, -Event,
- * -Signature (base64 HMAC-SHA256 of the body with the secret), -ID, -Delivery-ID; 60 s timeout
- * (MINUTE_IN_SECONDS), no redirect followed, never retried. 2xx, 301 and 302 succeed and reset
- * the failure count; anything else (a network error included) is a failure: failed_delivery()
- * disables the webhook when the count is already above `woocommerce_max_webhook_delivery_
- * failures` (default 5), else adds one, so the 7th failure in a row disables it. WooCommerce
- * delivers in the background (Action Scheduler, one batch at a time by default), so the fake
- * delivers after answering, one delivery after the other, in the order of the events.
+ * Pings and deliveries: woocommerce-webhook-delivery.ts.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import {
+  createWooDeliverer,
+  type FakeWooWebhook,
+  gmtNow,
+  type WooWebhookStatus,
+} from "./woocommerce-webhook-delivery.js";
 
-export type WooWebhookStatus = "active" | "paused" | "disabled";
+export type {
+  FakeWooWebhook,
+  WooDelivery,
+  WooWebhookStatus,
+} from "./woocommerce-webhook-delivery.js";
 
-export interface FakeWooWebhook {
-  id: number;
-  name: string;
-  status: WooWebhookStatus;
-  topic: string;
-  delivery_url: string;
-  secret: string;
-  failure_count: number;
-  pending_delivery: boolean;
-  date_created_gmt: string;
-  date_modified_gmt: string;
-}
-
-export interface WooDelivery {
-  webhookId: number;
-  kind: "ping" | "delivery";
-  topic: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  /** What the receiver answered; null when nothing came back (lost, refused, timed out). */
-  status: number | null;
-  error?: string;
-  ok: boolean;
-}
-
-/** WooCommerce's default for `woocommerce_max_webhook_delivery_failures` (class-wc-webhook.php). */
-export const WOO_MAX_DELIVERY_FAILURES = 5;
-/** WooCommerce and WordPress as the fake's User-Agent names them. */
-export const WOO_USER_AGENT = "WooCommerce/10.3.5 Hookshot (WordPress/6.8.3)";
-const DELIVERY_TIMEOUT_MS = 60_000;
-const PING_TIMEOUT_MS = 5_000;
 const TOPICS = new Set([
   "order.created",
   "order.updated",
@@ -99,23 +64,10 @@ function wpError(status: number, code: string, message: string, extra = {}): Res
   return { status, body: { code, message, data: { status, ...extra } } };
 }
 
-function gmtNow(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "");
-}
-
-/** PHP's json_encode with WordPress's default flags: `\/` and `\uXXXX` for non-ASCII. */
-export function phpJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/\//g, "\\/")
-    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
 export function createFakeWooWebhooks(site: () => string) {
   const webhooks: FakeWooWebhook[] = [];
-  const deliveries: WooDelivery[] = [];
-  let queue: Promise<void> = Promise.resolve();
+  const deliverer = createWooDeliverer(site);
   let nextId = 40;
-  let dropped = 0;
 
   const view = (w: FakeWooWebhook, edit: boolean) => {
     const [resource, event] = w.topic.split(".");
@@ -138,111 +90,20 @@ export function createFakeWooWebhooks(site: () => string) {
     };
   };
 
-  async function send(
-    w: FakeWooWebhook,
-    kind: "ping" | "delivery",
-    body: string,
-    headers: Record<string, string>,
-  ): Promise<WooDelivery> {
-    const record: WooDelivery = {
-      webhookId: w.id,
-      kind,
-      topic: w.topic,
-      url: w.delivery_url,
-      headers,
-      body,
-      status: null,
-      ok: false,
-    };
-    deliveries.push(record);
-    if (kind === "delivery" && dropped > 0) {
-      dropped--;
-      record.error = "lost on the way (dropNextDeliveries)";
-      return record;
-    }
-    try {
-      const res = await fetch(w.delivery_url, {
-        method: "POST",
-        headers: { "user-agent": WOO_USER_AGENT, ...headers },
-        body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(kind === "ping" ? PING_TIMEOUT_MS : DELIVERY_TIMEOUT_MS),
-      });
-      await res.arrayBuffer();
-      record.status = res.status;
-    } catch (error) {
-      record.error = error instanceof Error ? error.message : String(error);
-    }
-    record.ok =
-      kind === "ping"
-        ? record.status === 200
-        : record.status !== null && record.status >= 200 && record.status < 303;
-    return record;
-  }
-
-  /** deliver_ping(): passes on exactly 200, and only then clears pending_delivery. */
-  async function ping(w: FakeWooWebhook): Promise<WooDelivery> {
-    const headers = { "content-type": "application/x-www-form-urlencoded" };
-    const record = await send(w, "ping", `webhook_id=${w.id}`, headers);
-    if (record.ok) w.pending_delivery = false;
-    return record;
-  }
-
-  /** The data store's update(): an active webhook still pending delivery is pinged again. */
-  async function save(w: FakeWooWebhook, urlChanged = false): Promise<void> {
-    w.date_modified_gmt = gmtNow();
-    if (w.status === "active" && (urlChanged || w.pending_delivery)) await ping(w);
-  }
-
-  async function deliver(w: FakeWooWebhook, payload: unknown): Promise<void> {
-    const [resource, event] = w.topic.split(".");
-    const body = phpJson(payload).trim();
-    const record = await send(w, "delivery", body, {
-      "content-type": "application/json",
-      "x-wc-webhook-source": `${site()}/`,
-      "x-wc-webhook-topic": w.topic,
-      "x-wc-webhook-resource": resource ?? "",
-      "x-wc-webhook-event": event ?? "",
-      "x-wc-webhook-signature": createHmac("sha256", w.secret).update(body).digest("base64"),
-      "x-wc-webhook-id": String(w.id),
-      "x-wc-webhook-delivery-id": randomBytes(16).toString("hex"),
-    });
-    if (record.ok) {
-      w.failure_count = 0;
-    } else if (w.failure_count > WOO_MAX_DELIVERY_FAILURES) {
-      w.status = "disabled";
-    } else {
-      w.failure_count++;
-    }
-    await save(w);
-  }
-
-  function enqueue(work: () => Promise<void>): void {
-    queue = queue.then(work, work);
-  }
-
   return {
     webhooks,
-    deliveries,
+    deliveries: deliverer.deliveries,
     /** Queues a delivery to every active webhook on `topic`, as WooCommerce's hooks do. */
     emit(topic: string, payload: () => unknown): void {
       for (const w of webhooks) {
         // should_deliver (active?) is asked when the event happens; the scheduled delivery asks
         // nothing more, and builds its payload from the resource as it is THEN (build_payload):
         // an order.created that runs after a change carries the changed order.
-        if (w.status === "active" && w.topic === topic) enqueue(() => deliver(w, payload()));
+        if (w.status === "active" && w.topic === topic) deliverer.enqueue(w, payload);
       }
     },
-    dropNextDeliveries(n: number): void {
-      dropped += n;
-    },
-    async settled(): Promise<void> {
-      let seen: Promise<void> | undefined;
-      while (seen !== queue) {
-        seen = queue;
-        await seen;
-      }
-    },
+    dropNextDeliveries: deliverer.dropNextDeliveries,
+    settled: deliverer.settled,
     /** The REST routes `/wc/v3/webhooks` and `/wc/v3/webhooks/<id>`. */
     async handle(
       method: string,
@@ -368,7 +229,7 @@ export function createFakeWooWebhooks(site: () => string) {
     };
     webhooks.push(w);
     const answer = { status: 201, body: view(w, true) };
-    await ping(w);
+    await deliverer.ping(w);
     return answer;
   }
 
@@ -397,7 +258,7 @@ export function createFakeWooWebhooks(site: () => string) {
       w.status = input.status.toLowerCase() as WooWebhookStatus;
     }
     if (typeof input.name === "string" && input.name !== "") w.name = input.name;
-    await save(w, urlChanged);
+    await deliverer.save(w, urlChanged);
     return { status: 200, body: view(w, true) };
   }
 }

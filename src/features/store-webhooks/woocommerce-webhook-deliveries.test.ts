@@ -18,7 +18,7 @@ import {
 import {
   WOO_MAX_DELIVERY_FAILURES,
   WOO_USER_AGENT,
-} from "../../../test/fakes/woocommerce-webhooks.js";
+} from "../../../test/fakes/woocommerce-webhook-delivery.js";
 import { startWooInbox, type WooInbox } from "../../../test/support/woo-inbox.js";
 import { createPlatformHttp } from "../store-sync/platform-http.js";
 import { createWooCommerceWebhooks } from "./woocommerce-webhooks.js";

@@ -13,7 +13,7 @@ import {
   startFakeWooCommerce,
   wooOrder,
 } from "../../../test/fakes/woocommerce-rest.js";
-import { WOO_USER_AGENT } from "../../../test/fakes/woocommerce-webhooks.js";
+import { WOO_USER_AGENT } from "../../../test/fakes/woocommerce-webhook-delivery.js";
 import { startWooInbox, type WooInbox } from "../../../test/support/woo-inbox.js";
 import { createPlatformHttp, PlatformError } from "../store-sync/platform-http.js";
 import type { WooCredentials } from "../store-sync/woocommerce-http.js";

@@ -1,6 +1,6 @@
 /**
  * WooCommerce's webhooks for one connected site, over its REST API v3 (`/wc/v3/webhooks`,
- * https://woocommerce.github.io/woocommerce-rest-api-docs/#webhooks), through the same requests
+ * https://developer.woocommerce.com/docs/apis/rest-api/v3/webhooks/), through the same requests
  * as the order reads (store-sync/woocommerce-http.ts: basic auth or the key in the query
  * string, `/wp-json/` or `?rest_route=`, what worked saved with the credentials).
  *
