@@ -5,6 +5,7 @@
  * not reproduce); WooCommerce's headers; a failed delivery is never retried; the 7th failure in
  * a row disables the webhook (more than `woocommerce_max_webhook_delivery_failures`, 5, already
  * counted), a success resets the count, and setting a disabled webhook active keeps its count;
+ * a ping answered with anything but 200 leaves the webhook pending and pinged again at each save;
  * updateOrder moves the order's date_modified_gmt for the polling API too, and a delivery
  * carries the order as it is when the delivery runs (build_payload).
  */
@@ -43,6 +44,7 @@ describe("the fake WooCommerce's webhook deliveries", () => {
     await woo.close();
     inbox.requests.length = 0;
     inbox.answer("delivery");
+    inbox.answer("ping");
   });
 
   /** A site with Velvet's two webhooks; answers the order.created one. */
@@ -164,6 +166,21 @@ describe("the fake WooCommerce's webhook deliveries", () => {
       { headers: { authorization: `Basic ${auth}` } },
     );
     expect(((await res.json()) as Array<{ id: number }>).map((o) => o.id)).toEqual([order.id]);
+  });
+
+  it("a ping answered other than 200 leaves the webhook pending: each delivery then pings again", async () => {
+    inbox.answer("ping", 204);
+    const { hook } = await subscribed();
+    expect(hook.pending_delivery).toBe(true);
+    const kinds = () => woo.deliveries.filter((d) => d.webhookId === hook.id).map((d) => d.kind);
+    expect(kinds()).toEqual(["ping"]);
+    await place();
+    expect(kinds()).toEqual(["ping", "delivery", "ping"]);
+    inbox.answer("ping");
+    await place();
+    expect(hook.pending_delivery).toBe(false);
+    await place();
+    expect(kinds()).toEqual(["ping", "delivery", "ping", "delivery", "ping", "delivery"]);
   });
 
   it("a paused webhook delivers nothing", async () => {

@@ -6,7 +6,9 @@
  *
  * Velvet's webhooks are those whose `delivery_url` is Velvet's address for the connection, one
  * per topic (`order.created`, `order.updated`), named "Velvet: …" so a merchant recognises them
- * in WooCommerce › Settings › Advanced › Webhooks. subscribe() lists first and then:
+ * in WooCommerce › Settings › Advanced › Webhooks. Made through `/wc/v3`, a webhook's API
+ * version is `wp_api_v3` (the Version3 webhooks controller's default), so its order deliveries
+ * are the v3 order JSON (woocommerce-order-payload.ts). subscribe() lists first and then:
  * - creates a topic that has none (POST; WooCommerce pings the address before it answers);
  * - sets a `paused` one (paused in the admin) back to `active` (PUT);
  * - replaces a `disabled` one (disabled by WooCommerce after failed deliveries) with a new one:
@@ -37,7 +39,9 @@ import {
 import type { PlatformWebhooks, WebhookSubscription } from "./platform-webhooks.js";
 
 export const WOO_ORDER_TOPICS = ["order.created", "order.updated"] as const;
-const NAMES: Record<(typeof WOO_ORDER_TOPICS)[number], string> = {
+type WooOrderTopic = (typeof WOO_ORDER_TOPICS)[number];
+/** What the merchant sees in WooCommerce › Settings › Advanced › Webhooks. */
+const NAMES: Record<WooOrderTopic, string> = {
   "order.created": "Velvet: order created",
   "order.updated": "Velvet: order updated",
 };
@@ -131,9 +135,14 @@ export function createWooCommerceWebhooks(
       .map(subscriptionOf);
   }
 
-  async function create(topic: string, address: string, secret: string, signal: AbortSignal) {
+  async function create(
+    topic: WooOrderTopic,
+    address: string,
+    secret: string,
+    signal: AbortSignal,
+  ) {
     const body = {
-      name: NAMES[topic as keyof typeof NAMES],
+      name: NAMES[topic],
       topic,
       delivery_url: address,
       secret,
