@@ -21,10 +21,6 @@ export interface ShopifyOrderNode {
   phone: string | null;
   createdAt: string;
   updatedAt: string;
-  /** `Order.cancelledAt`; absent or null: not cancelled. */
-  cancelledAt?: string | null;
-  /** `Order.displayFinancialStatus` (PAID, REFUNDED …); absent: not said. */
-  displayFinancialStatus?: string | null;
   totalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
   customer: {
     id: string;

@@ -22,44 +22,34 @@
  * https://woocommerce.github.io/woocommerce-rest-api-docs/#order-properties; `date_created_gmt`,
  * `date_modified_gmt` without a zone, `total` as a string).
  * A wrong key or secret is WooCommerce's 401; replies can be scripted.
+ * Keys: `keyPermissions` "read" plays a Read-only key: every POST, PUT, PATCH and DELETE is
+ * WooCommerce's 401 "The API key provided does not have write permissions."
+ * (plugins/woocommerce/includes/class-wc-rest-authentication.php, check_permissions).
+ * Webhooks: `/wc/v3/webhooks` and the deliveries of `placeOrder` / `updateOrder`, in
+ * woocommerce-webhooks.ts.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { touchWooOrder, type WooOrderJson } from "./woocommerce-order-json.js";
+import type {
+  FakeWooWebhook,
+  WooDelivery,
+  WooWebhookStatus,
+} from "./woocommerce-webhook-delivery.js";
+import { createFakeWooWebhooks } from "./woocommerce-webhooks.js";
 
-export interface WooOrderJson {
-  id: number;
-  number: string;
-  status: string;
-  currency: string;
-  total: string;
-  date_created_gmt: string;
-  date_modified_gmt: string;
-  billing: {
-    first_name: string;
-    last_name: string;
-    email: string;
-    phone: string;
-    city: string;
-    state: string;
-    postcode: string;
-    country: string;
-  };
-  shipping: {
-    first_name: string;
-    last_name: string;
-    company: string;
-    address_1: string;
-    address_2: string;
-    city: string;
-    state: string;
-    postcode: string;
-    country: string;
-    phone: string;
-  };
-}
+export {
+  setWooOrderStatus,
+  touchWooOrder,
+  WOO_STATUSES,
+  type WooOrderJson,
+  wooOrder,
+} from "./woocommerce-order-json.js";
 
 export interface WooRequest {
   at: number;
+  method: string;
+  route: string | null;
   query: URLSearchParams;
   status: number;
 }
@@ -69,19 +59,9 @@ export interface FakeWooCommerceOptions {
   utcOffsetMinutes?: number;
   stripsAuthorization?: boolean;
   plainPermalinks?: boolean;
+  /** The key's permissions as set in WooCommerce › Settings › Advanced › REST API. */
+  keyPermissions?: "read" | "write" | "read_write";
 }
-
-export const WOO_STATUSES = [
-  "pending",
-  "processing",
-  "on-hold",
-  "completed",
-  "cancelled",
-  "refunded",
-  "failed",
-  "trash",
-  "checkout-draft",
-] as const;
 
 export interface FakeWooCommerce {
   /** The site's address (what `--url` takes). */
@@ -93,69 +73,22 @@ export interface FakeWooCommerce {
   reply(
     ...replies: Array<{ status: number; body?: string; headers?: Record<string, string> }>
   ): void;
+  /** The webhooks the site holds (as WooCommerce stores them: secret, failure count…). */
+  webhooks: FakeWooWebhook[];
+  /** Every ping and delivery attempt, with what the receiver answered. */
+  deliveries: WooDelivery[];
+  /** A new order: added to the list the API reads, and `order.created` delivered. */
+  placeOrder(order: WooOrderJson): void;
+  /** An order changed (status…): `date_modified_gmt` moves to now, `order.updated` delivered. */
+  updateOrder(id: number, changes: Partial<WooOrderJson>): WooOrderJson;
+  /** The next n deliveries are lost on the way (WooCommerce sees a network error). */
+  dropNextDeliveries(n: number): void;
+  /** What a merchant (or WooCommerce) does in the admin. */
+  setWebhookStatus(id: number, status: WooWebhookStatus): void;
+  deleteWebhook(id: number): void;
+  /** Resolves when every queued ping and delivery has been answered. */
+  deliveriesSettled(): Promise<void>;
   close(): Promise<void>;
-}
-
-let sequence = 5000;
-
-/** WooCommerce's GMT dates: `2024-03-05T14:02:11`, no zone, no milliseconds. */
-function gmt(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, "");
-}
-
-export function wooOrder(
-  email: string,
-  at: Date,
-  extra: { first?: string; last?: string; total?: string; status?: string; currency?: string } = {},
-): WooOrderJson {
-  const id = ++sequence;
-  return {
-    id,
-    number: String(id),
-    status: extra.status ?? "processing",
-    currency: extra.currency ?? "USD",
-    total: extra.total ?? "1250.00",
-    date_created_gmt: gmt(at),
-    date_modified_gmt: gmt(at),
-    billing: {
-      first_name: extra.first ?? "Grace",
-      last_name: extra.last ?? "Hopper",
-      email,
-      phone: "",
-      city: "Atherton",
-      state: "CA",
-      postcode: "94027",
-      country: "US",
-    },
-    shipping: {
-      first_name: extra.first ?? "Grace",
-      last_name: extra.last ?? "Hopper",
-      company: "",
-      address_1: "1 Lindenwood Dr",
-      address_2: "",
-      city: "Atherton",
-      state: "CA",
-      postcode: "94027",
-      country: "US",
-      phone: "",
-    },
-  };
-}
-
-export function touchWooOrder(order: WooOrderJson, at = new Date()): void {
-  order.date_modified_gmt = gmt(at);
-}
-
-/**
- * The merchant (or a payment gateway) changes the order's status: WooCommerce saves the order,
- * and a save that changes `status` writes the modified date anew (`post_modified_gmt =
- * current_time('mysql', 1)` in WC_Order_Data_Store_CPT's update(), plugins/woocommerce/includes/
- * data-stores/abstract-wc-order-data-store-cpt.php), so the order is listed again by
- * `modified_after`.
- */
-export function setWooOrderStatus(order: WooOrderJson, status: string, at = new Date()): void {
-  order.status = status;
-  touchWooOrder(order, at);
 }
 
 export async function startFakeWooCommerce(
@@ -169,14 +102,36 @@ export async function startFakeWooCommerce(
   const queue: Array<{ status: number; body?: string; headers?: Record<string, string> }> = [];
   const expected = `Basic ${Buffer.from(`${key}:${secret}`).toString("base64")}`;
 
+  const permissions = options.keyPermissions ?? "read_write";
+  const hooks = createFakeWooWebhooks(() => origin);
+  const restOrder = (o: WooOrderJson) => ({
+    ...o,
+    date_created: local(o.date_created_gmt),
+    date_modified: local(o.date_modified_gmt),
+  });
+  const local = (gmtText: string) =>
+    new Date(Date.parse(`${gmtText}Z`) + offsetMs).toISOString().slice(0, 19);
+
   const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      handle(req, res, Buffer.concat(chunks).toString("utf8")).catch((error: unknown) => {
+        res.writeHead(500, { "content-type": "text/plain" });
+        res.end(String(error));
+      });
+    });
+  });
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
     const url = new URL(req.url ?? "/", "http://fake");
+    const method = req.method ?? "GET";
+    let route: string | null = null;
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      requests.push({ at: Date.now(), query: url.searchParams, status });
+      requests.push({ at: Date.now(), method, route, query: url.searchParams, status });
       res.writeHead(status, { "content-type": "application/json; charset=UTF-8", ...headers });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
-    const route = options.plainPermalinks
+    route = options.plainPermalinks
       ? url.pathname === "/"
         ? url.searchParams.get("rest_route")
         : null
@@ -186,13 +141,14 @@ export async function startFakeWooCommerce(
           ? url.searchParams.get("rest_route")
           : null;
     if (route === null) {
-      requests.push({ at: Date.now(), query: url.searchParams, status: 404 });
+      requests.push({ at: Date.now(), method, route, query: url.searchParams, status: 404 });
       res.writeHead(404, { "content-type": "text/html; charset=UTF-8" });
       return res.end(
         "<!doctype html><title>Page not found</title><h1>Oops! That page can't be found.</h1>",
       );
     }
-    if (req.method !== "GET" || route !== "/wc/v3/orders") {
+    const isWebhooks = /^\/wc\/v3\/webhooks(\/\d+)?$/.test(route);
+    if (!isWebhooks && (method !== "GET" || route !== "/wc/v3/orders")) {
       return send(404, {
         code: "rest_no_route",
         message: "No route was found matching the URL and request method.",
@@ -219,8 +175,21 @@ export async function startFakeWooCommerce(
         data: { status: 401 },
       });
     }
+    // The key's own permissions, checked before any route runs (check_permissions).
+    const reading = method === "GET" || method === "HEAD";
+    if (reading ? permissions === "write" : permissions === "read") {
+      return send(401, {
+        code: "woocommerce_rest_authentication_error",
+        message: `The API key provided does not have ${reading ? "read" : "write"} permissions.`,
+        data: { status: 401 },
+      });
+    }
     const scripted = queue.shift();
     if (scripted) return send(scripted.status, scripted.body ?? "", scripted.headers);
+    if (isWebhooks) {
+      const answer = await hooks.handle(method, route, url.searchParams, raw);
+      if (answer !== null) return send(answer.status, answer.body, answer.headers);
+    }
     const q = url.searchParams;
     // WordPress validates per_page against its schema (1 to 100) and refuses anything else.
     const perPage = Number(q.get("per_page") ?? 10);
@@ -275,19 +244,12 @@ export async function startFakeWooCommerce(
       ...(page > 1 ? [`${link(page - 1)}; rel="prev"`] : []),
       ...(page < totalPages ? [`${link(page + 1)}; rel="next"`] : []),
     ];
-    const local = (gmtText: string) =>
-      new Date(Date.parse(`${gmtText}Z`) + offsetMs).toISOString().slice(0, 19);
-    const body = slice.map((o) => ({
-      ...o,
-      date_created: local(o.date_created_gmt),
-      date_modified: local(o.date_modified_gmt),
-    }));
-    send(200, body, {
+    send(200, slice.map(restOrder), {
       "x-wp-total": String(total),
       "x-wp-totalpages": String(totalPages),
       ...(links.length > 0 ? { link: links.join(", ") } : {}),
     });
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -297,6 +259,31 @@ export async function startFakeWooCommerce(
     orders,
     requests,
     reply: (...replies) => queue.push(...replies),
+    webhooks: hooks.webhooks,
+    deliveries: hooks.deliveries,
+    placeOrder(order) {
+      orders.push(order);
+      hooks.emit("order.created", () => restOrder(order));
+    },
+    updateOrder(id, changes) {
+      const order = orders.find((o) => o.id === id);
+      if (order === undefined) throw new Error(`no order ${id} in the fake WooCommerce`);
+      Object.assign(order, changes);
+      touchWooOrder(order);
+      hooks.emit("order.updated", () => restOrder(order));
+      return order;
+    },
+    dropNextDeliveries: (n) => hooks.dropNextDeliveries(n),
+    setWebhookStatus(id, status) {
+      const hook = hooks.webhooks.find((w) => w.id === id);
+      if (hook === undefined) throw new Error(`no webhook ${id} in the fake WooCommerce`);
+      hook.status = status;
+    },
+    deleteWebhook(id) {
+      const at = hooks.webhooks.findIndex((w) => w.id === id);
+      if (at >= 0) hooks.webhooks.splice(at, 1);
+    },
+    deliveriesSettled: () => hooks.settled(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

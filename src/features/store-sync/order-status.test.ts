@@ -21,7 +21,7 @@ import {
 } from "./order-status.js";
 import { mapShopifyOrder } from "./shopify-order.js";
 import type { PulledOrder } from "./store-platform.js";
-import { mapWooOrder } from "./woocommerce-client.js";
+import { mapWooOrder } from "./woocommerce-order.js";
 import { writePulledOrders } from "./write-pulled-orders.js";
 
 describe("order statuses", () => {

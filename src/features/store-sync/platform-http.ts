@@ -20,8 +20,18 @@ import { parseRetryAfter } from "../../lib/retry-after.js";
  * for whoever types a store address.
  */
 export type PlatformFailure =
-  /** status: the HTTP status that said so, when one did. */
-  | { kind: "broken"; message: string; status?: number; detail?: string; notPublic?: boolean }
+  /**
+   * status: the HTTP status that said so, when one did; body: what it answered, for the
+   * platform's own client to read its error code (WordPress's `{code, message}`).
+   */
+  | {
+      kind: "broken";
+      message: string;
+      status?: number;
+      body?: string;
+      detail?: string;
+      notPublic?: boolean;
+    }
   | { kind: "wait"; delayMs: number; message: string }
   | { kind: "transient"; message: string; status?: number; detail?: string; unreachable?: boolean };
 
@@ -41,10 +51,12 @@ export interface PlatformResponse {
   body: string;
 }
 
+export type PlatformMethod = "GET" | "POST" | "PUT" | "DELETE";
+
 export interface PlatformHttp {
   call(
     url: string,
-    init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
+    init: { method: PlatformMethod; headers: Record<string, string>; body?: string },
     signal: AbortSignal,
   ): Promise<PlatformResponse>;
   close(): Promise<void>;
@@ -77,7 +89,7 @@ export function createPlatformHttp(
 
   async function call(
     url: string,
-    init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string },
+    init: { method: PlatformMethod; headers: Record<string, string>; body?: string },
     signal: AbortSignal,
   ): Promise<PlatformResponse> {
     const res = await http.send(
@@ -113,17 +125,23 @@ export function classifyStatus(res: PlatformResponse): PlatformFailure | null {
   const { status } = res;
   if (status >= 200 && status < 300) return null;
   const answer = `${status} ${excerpt(res.body)}`.trim();
+  const body = res.body;
   if (status === 401 || status === 403)
-    return { kind: "broken", status, message: `the store refused the credentials (${answer})` };
+    return {
+      kind: "broken",
+      status,
+      body,
+      message: `the store refused the credentials (${answer})`,
+    };
   if (status === 404 || status === 410)
-    return { kind: "broken", status, message: `the store was not found (${answer})` };
+    return { kind: "broken", status, body, message: `the store was not found (${answer})` };
   if (status >= 300 && status < 400)
     return {
       kind: "broken",
       message: `${status}: the store's address redirects; redirects are not followed, check the address`,
     };
   if (status >= 400 && status < 500 && status !== 408 && status !== 429)
-    return { kind: "broken", status, message: `the store refused the request (${answer})` };
+    return { kind: "broken", status, body, message: `the store refused the request (${answer})` };
   if (status === 429) {
     const header = res.headers["retry-after"];
     const delayMs = parseRetryAfter(Array.isArray(header) ? header[0] : header, Date.now(), 1000);
