@@ -33,7 +33,7 @@ const FEATURE_ORDER = [
   "team", // members, roles, invitations, password change and reset
   "order-import",
   "store-sync", // pulls Shopify and WooCommerce orders through orders/
-  "store-webhooks", // the platforms push their order events; the subscriptions and payloads
+  "store-webhooks", // the same orders pushed by the stores, verified, through store-sync's write path
   "privacy", // erasure and export over the registry each feature fills (privacy-registry.ts)
   "destinations", // signed webhooks and CRM profiles that receive the customer events
   "demo", // sample store history through order-import, removed as privacy erases

@@ -83,6 +83,8 @@ const ConfigSchema = z.object({
   // Store connections (Shopify, WooCommerce): how often each is synced, and the key that
   // encrypts their credentials at rest.
   STORE_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
+  // While a store's webhooks deliver, polling only reconciles: this much apart.
+  STORE_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
   STORE_TOKEN_KEY: z
     .string()
     .refine((v) => storeTokenKey(v) !== null, {
@@ -121,6 +123,8 @@ export interface Config {
   enrichmentPriceUsd: string;
   logLevel: z.infer<typeof ConfigSchema>["LOG_LEVEL"];
   publicBaseUrl: string;
+  /** false: PUBLIC_BASE_URL is not set and publicBaseUrl is the listener's own address. */
+  publicBaseUrlSet: boolean;
   /**
    * Fastify's trustProxy: false (none), the number of proxy hops in front, or the proxies'
    * addresses and CIDRs. Never `true`, which would trust every X-Forwarded-For entry.
@@ -160,6 +164,8 @@ export interface Config {
   };
   storeSync: {
     intervalMs: number;
+    /** Polling's interval while the connection's webhooks deliver (reconciliation). */
+    reconcileIntervalMs: number;
     /** AES-256 key for stored store credentials; null: connecting a store is refused. */
     tokenKey: Buffer | null;
     /** The Shopify Admin API version in every Shopify URL (sync and the Shopify destination). */
@@ -225,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enrichmentPriceUsd: e.ENRICHMENT_PRICE_USD,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl,
+    publicBaseUrlSet: e.PUBLIC_BASE_URL !== undefined,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     signup: signupMode(e.SIGNUP, e.SMTP_URL),
     metrics: { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
@@ -277,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     storeSync: {
       intervalMs: e.STORE_SYNC_INTERVAL_SECONDS * 1000,
+      reconcileIntervalMs: e.STORE_RECONCILE_INTERVAL_SECONDS * 1000,
       tokenKey: e.STORE_TOKEN_KEY === undefined ? null : storeTokenKey(e.STORE_TOKEN_KEY),
       shopifyApiVersion: e.SHOPIFY_API_VERSION,
     },

@@ -10,6 +10,8 @@ import { resumeDeferredLookupsTask } from "./features/enrichment/resume-deferred
 import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
 import { retentionTasks } from "./features/privacy/retention/retention-tasks.js";
 import { createStoreSyncTask } from "./features/store-sync/sync-task.js";
+import { createStoreEventTask } from "./features/store-webhooks/store-event-task.js";
+import { createWebhookCheckTask } from "./features/store-webhooks/webhook-check-task.js";
 import type { TaskDefinition } from "./jobs/task.js";
 
 export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<unknown, AppDeps>[] {
@@ -20,6 +22,8 @@ export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<unknown,
     eraseClosedAccountTask(),
     ...retentionTasks(),
     createStoreSyncTask(),
+    createStoreEventTask(),
+    createWebhookCheckTask(),
     deliverToDestinationTask(),
   ];
 }

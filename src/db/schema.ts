@@ -414,8 +414,32 @@ export interface StoreConnectionsTable {
   /** Consecutive failed syncs (backoff); 0 after a good one. */
   failures: number;
   last_error: string | null;
+  /** Webhook health (features/store-webhooks; migration 0024 says each state). */
+  webhooks: Generated<StoreWebhooksState>;
+  webhook_note: string | null;
+  /** JSON array of the platform's ids of Velvet's subscriptions. */
+  webhook_ids: Generated<string>;
+  webhook_last_at: number | null;
+  webhook_checked_at: number | null;
   created_at: number;
   updated_at: number;
+}
+
+export type StoreWebhooksState = "off" | "active" | "failing";
+
+/** A verified delivery from a connected store (features/store-webhooks). */
+export interface StoreEventsTable {
+  id: string;
+  connection_id: string;
+  /** The platform's id of the delivery (X-Shopify-Webhook-Id, X-WC-Webhook-Delivery-ID). */
+  delivery_id: string;
+  topic: string;
+  /** The raw payload; null once processed. */
+  body: string | null;
+  received_at: number;
+  processed_at: number | null;
+  /** What became of it: `taken`, `skipped: <reason>`, `ignored: <why>`. */
+  outcome: string | null;
 }
 
 /** A keyed hash of an order id that belonged to a forgotten customer (features/orders). */
@@ -481,6 +505,7 @@ export interface DestinationAttemptsTable {
 
 export interface Database {
   forgotten_orders: ForgottenOrdersTable;
+  store_events: StoreEventsTable;
   destinations: DestinationsTable;
   destination_deliveries: DestinationDeliveriesTable;
   destination_attempts: DestinationAttemptsTable;

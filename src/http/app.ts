@@ -28,6 +28,7 @@ import {
 } from "../features/health/health-routes.js";
 import { registerOrderRoutes } from "../features/orders/order-route.js";
 import { createKeyRateLimiter } from "../features/rate-limits/key-rate-limiter.js";
+import { registerStoreWebhookRoutes } from "../features/store-webhooks/webhook-routes.js";
 import { AppError } from "../lib/app-error.js";
 import { allTasks } from "../tasks.js";
 import { createAccessLogWriter } from "./access-log.js";
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     deps,
     createKeyRateLimiter(() => deps.clock.now()),
   );
+  registerStoreWebhookRoutes(app, deps);
   registerDashboard(app, deps, { tasks: allTasks(deps) });
   return app;
 }

@@ -43,6 +43,12 @@ export interface StartOptions {
   alerts?: AlertDelivery;
   /** The process log (default: silent). */
   log?: Logger;
+  /**
+   * PUBLIC_BASE_URL is the server's own loopback address once it listens (the port is the
+   * system's choice), as `velvet serve` behind that address would have it: stores on loopback
+   * deliver their webhooks there.
+   */
+  publicUrl?: boolean;
 }
 
 export async function startTestApp(engine: Engine, options: StartOptions = {}): Promise<TestApp> {
@@ -57,6 +63,8 @@ export async function startTestApp(engine: Engine, options: StartOptions = {}): 
     alerts: options.alerts,
   });
   const server = await startServer(deps, { port: 0, host: "127.0.0.1" });
+  if (options.publicUrl)
+    Object.assign(config, { publicBaseUrl: server.url, publicBaseUrlSet: true });
   const worker = options.worker ? createWorker(deps, allTasks(deps)) : null;
   worker?.start();
   let accounts = 0;

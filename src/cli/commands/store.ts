@@ -6,7 +6,7 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import type { AppDeps } from "../../app-deps.js";
-import { connectStore, DEFAULT_BACKFILL_DAYS } from "../../features/store-sync/connect-store.js";
+import { DEFAULT_BACKFILL_DAYS } from "../../features/store-sync/connect-store.js";
 import type { Credentials } from "../../features/store-sync/credentials.js";
 import { estimateLines } from "../../features/store-sync/describe-estimate.js";
 import { estimateBackfill } from "../../features/store-sync/estimate-backfill.js";
@@ -16,6 +16,11 @@ import {
   changeConnection,
 } from "../../features/store-sync/manage-connection.js";
 import { createPlatformHttp, type PlatformHttp } from "../../features/store-sync/platform-http.js";
+import { describeWebhooks } from "../../features/store-webhooks/describe-webhooks.js";
+import {
+  connectLiveStore,
+  disconnectLiveStore,
+} from "../../features/store-webhooks/live-connection.js";
 import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
 import { CliError, printDryRun, printResult } from "../output.js";
@@ -58,7 +63,7 @@ function withPlatformHttp<T>(work: (deps: AppDeps, http: PlatformHttp) => Promis
 async function connectAndPrint(shop: string, credentials: Credentials, opts: ConnectOptions) {
   if (opts.dryRun) return estimateAndPrint(shop, credentials, opts);
   const connected = await withPlatformHttp((deps, http) =>
-    connectStore(deps, http, {
+    connectLiveStore(deps, http, {
       accountId: opts.account,
       shop,
       credentials,
@@ -77,6 +82,9 @@ async function connectAndPrint(shop: string, credentials: Credentials, opts: Con
         : [
             `Only ${connected.backfillDays} of the ${connected.backfillCut.asked} days asked: ${connected.backfillCut.reason}.`,
           ]),
+      connected.webhooks.webhooks === "active"
+        ? "Webhooks subscribed: new orders arrive as they are placed."
+        : `Webhooks ${connected.webhooks.webhooks}: ${connected.webhooks.note ?? "not subscribed"}.`,
     ].join("\n"),
   );
 }
@@ -104,6 +112,7 @@ interface ShopifyConnectOptions extends ConnectOptions {
   token?: string;
   clientId?: string;
   clientSecret?: string;
+  webhookSecret?: string;
 }
 
 function shopifyCredentials(opts: ShopifyConnectOptions): Credentials {
@@ -113,9 +122,18 @@ function shopifyCredentials(opts: ShopifyConnectOptions): Credentials {
       "give either --client-id and --client-secret (a Dev Dashboard app) or --token (an Admin API token made in the shop's admin)",
     );
   }
+  if (app && opts.webhookSecret !== undefined) {
+    throw new CliError(
+      "--webhook-secret is for an app connected with --token: Shopify signs a Dev Dashboard app's webhooks with its client secret",
+    );
+  }
   return app
     ? { platform: "shopify", clientId: opts.clientId, clientSecret: opts.clientSecret }
-    : { platform: "shopify", token: opts.token };
+    : {
+        platform: "shopify",
+        token: opts.token,
+        ...(opts.webhookSecret === undefined ? {} : { webhookSecret: opts.webhookSecret }),
+      };
 }
 
 const DRY_RUN_HELP =
@@ -136,6 +154,10 @@ export function registerStore(program: Command): void {
     .option("--client-secret <secret>", "the Dev Dashboard app's client secret")
     .option("--token <token>", "an Admin API access token (shpat_…) of an app made in the admin")
     .option(
+      "--webhook-secret <secret>",
+      "with --token: the app's API secret key, which signs its webhooks (without it: polling only)",
+    )
+    .option(
       "--backfill-days <n>",
       "read the orders of the last N days first",
       parseDays,
@@ -149,7 +171,9 @@ export function registerStore(program: Command): void {
 
   connect
     .command("woocommerce")
-    .description("connect a WooCommerce store with a REST API key (read access)")
+    .description(
+      "connect a WooCommerce store with a REST API key (Read/Write: Velvet creates its order webhooks; Read: polling only)",
+    )
     .requiredOption("--account <id>", "the account id", parseId)
     .requiredOption("--url <url>", "the store's address, such as https://shop.example")
     .requiredOption("--key <ck>", "the consumer key (ck_…)")
@@ -172,12 +196,15 @@ export function registerStore(program: Command): void {
 
   store
     .command("list")
-    .description("store connections: state, last sync, orders synced, last error")
+    .description("store connections: state, webhooks, last sync, orders synced, last error")
     .option("--account <id>", "only this account's", parseId)
     .option("--json", "print one JSON object")
     .action(async (opts: { account?: string; json?: boolean }) => {
-      const connections = await withDeps(
-        (deps) => listConnections(deps.db.kysely, opts.account ?? null),
+      const { connections, config } = await withDeps(
+        async (deps) => ({
+          connections: await listConnections(deps.db.kysely, opts.account ?? null),
+          config: deps.config,
+        }),
         { providers: false },
       );
       printResult(Boolean(opts.json), { connections }, () =>
@@ -188,6 +215,7 @@ export function registerStore(program: Command): void {
                 [
                   `${c.connectionId}  ${c.platform}  ${c.shop}  ${c.state}  credentials ${c.credentials}`,
                   `  account ${c.accountId}  last sync ${c.lastSyncAt ?? "never"}  orders synced ${c.ordersSynced}  skipped ${c.ordersSkipped}${describeSkips(c.skipReasons)}`,
+                  `  ${describeWebhooks(c, config.storeSync)}`,
                   ...(c.lastError === null ? [] : [`  last error: ${c.lastError}`]),
                 ].join("\n"),
               )
@@ -205,6 +233,17 @@ export function registerStore(program: Command): void {
     withDeps((deps) => changeConnection(deps, name, id, null, commandActor()), {
       providers: false,
     }).then((result) => printResult(json, result, () => `Connection ${id} ${done}.`));
+  const disconnect = (id: string, json: boolean) =>
+    withPlatformHttp((deps, http) =>
+      disconnectLiveStore(deps, http, id, null, commandActor()),
+    ).then((result) =>
+      printResult(json, result, () =>
+        [
+          `Connection ${id} disconnected.`,
+          ...(result.webhooksLeft === null ? [] : [`${result.webhooksLeft}.`]),
+        ].join("\n"),
+      ),
+    );
   for (const [name, description, done] of [
     ["pause", "stop syncing a store until resumed", "paused"],
     ["resume", "sync a paused or broken store again, now", "resumed: it syncs now"],
@@ -215,7 +254,7 @@ export function registerStore(program: Command): void {
   change("disconnect", "forget a store's connection and credentials (its orders stay)")
     .option("--yes", "disconnect (without it: say what would happen and change nothing)")
     .action(async (id: string, opts: { json?: boolean; yes?: boolean }) => {
-      if (opts.yes) return run("disconnect", id, Boolean(opts.json), "disconnected");
+      if (opts.yes) return disconnect(id, Boolean(opts.json));
       const connections = await withDeps((deps) => listConnections(deps.db.kysely, null), {
         providers: false,
       });
@@ -224,7 +263,7 @@ export function registerStore(program: Command): void {
       printDryRun(
         Boolean(opts.json),
         { connectionId: id, platform: found.platform, shop: found.shop, state: found.state },
-        `Would disconnect ${found.platform} store ${found.shop} (account ${found.accountId}): its credentials are forgotten and it is no longer synced; the ${plural(found.ordersSynced, "order")} already synced stay.`,
+        `Would disconnect ${found.platform} store ${found.shop} (account ${found.accountId}): Velvet's webhooks are removed from the store, its credentials are forgotten and it is no longer synced; the ${plural(found.ordersSynced, "order")} already synced stay.`,
         "disconnect it; connecting again needs the credentials",
       );
     });

@@ -30,6 +30,7 @@ import {
   type Credentials,
   checkShopifyCredentials,
   hintOf,
+  openCredentials,
   requireKey,
   sealCredentials,
 } from "./credentials.js";
@@ -77,8 +78,11 @@ export async function connectStore(
 
   const existing = await findConnection(deps, account.storeId, platform, shop);
   const connectionId = existing?.id ?? newId(now);
-  const sealed = sealCredentials(key, connectionId, checked.credentials);
-  const hint = hintOf(checked.credentials);
+  const credentials = existing
+    ? keepWebhookSecret(key, existing, checked.credentials)
+    : checked.credentials;
+  const sealed = sealCredentials(key, connectionId, credentials);
+  const hint = hintOf(credentials);
   await deps.db.kysely.transaction().execute(async (trx) => {
     // The account may have been closed while the platform answered: nothing is saved then.
     // PostgreSQL: locked as closing locks it (privacy/close-account.ts), so one waits for the other.
@@ -190,6 +194,31 @@ export async function checkAndVerify(
   return { account, platform, shop, asked, now, checked };
 }
 
+/**
+ * A reconnection keeps the secret that signs the store's webhooks (WooCommerce's, made by
+ * Velvet; a legacy Shopify app's API secret key) unless new one is given: the subscriptions
+ * the store holds go on being verified. Unreadable old credentials (STORE_TOKEN_KEY rotated)
+ * keep nothing; the webhooks are then made again with a new secret (store-webhooks).
+ */
+function keepWebhookSecret(
+  key: Buffer,
+  existing: { id: string; credentials: string },
+  credentials: Credentials,
+): Credentials {
+  if (credentials.webhookSecret !== undefined) return credentials;
+  let old: Credentials;
+  try {
+    old = openCredentials(key, existing.id, existing.credentials);
+  } catch {
+    return credentials;
+  }
+  if (old.platform !== credentials.platform || old.webhookSecret === undefined) return credentials;
+  // A Dev Dashboard app signs with its client secret: an old token app's key is not kept.
+  if (credentials.platform === "shopify" && credentials.clientSecret !== undefined)
+    return credentials;
+  return { ...credentials, webhookSecret: old.webhookSecret };
+}
+
 /** The store's existing connection to this shop, if any (a connection then reconnects it). */
 export async function findConnection(
   deps: Pick<StoreSyncDeps, "db">,
@@ -199,7 +228,7 @@ export async function findConnection(
 ) {
   return deps.db.kysely
     .selectFrom("store_connections")
-    .select("id")
+    .select(["id", "credentials"])
     .where("store_id", "=", storeId)
     .where("platform", "=", platform)
     .where("shop", "=", shop)

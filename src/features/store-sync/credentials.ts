@@ -11,10 +11,13 @@ import { createSealer } from "../../lib/sealer.js";
 /**
  * Shopify: a fixed Admin API token (`shpat_…`, an app made in the admin before 2026), or a Dev
  * Dashboard app's client id and secret, with the last token the client-credentials grant gave
- * (`accessToken`, `expiresAt` epoch ms, `scope`), renewed before it expires.
+ * (`accessToken`, `expiresAt` epoch ms, `scope`), renewed before it expires. Shopify signs an
+ * app's webhooks with its client secret; an app with a fixed token gives its API secret key as
+ * `webhookSecret`, or stays on polling.
  * WooCommerce: the REST API key; `queryAuth` when the site's server strips the Authorization
  * header (the key goes in the query string, HTTPS only), `plainRoute` when the site has "Plain"
  * permalinks (no /wp-json/, `?rest_route=` instead): both found out by the client.
+ * `webhookSecret` signs the site's webhooks to Velvet: made by Velvet, given to WooCommerce.
  */
 export const CredentialsSchema = z.discriminatedUnion("platform", [
   z.object({
@@ -25,6 +28,8 @@ export const CredentialsSchema = z.discriminatedUnion("platform", [
     accessToken: z.string().min(1).optional(),
     expiresAt: z.number().optional(),
     scope: z.string().optional(),
+    /** A custom app made in the admin: its API secret key, which signs its webhooks. */
+    webhookSecret: z.string().min(1).optional(),
   }),
   z.object({
     platform: z.literal("woocommerce"),
@@ -32,6 +37,8 @@ export const CredentialsSchema = z.discriminatedUnion("platform", [
     secret: z.string().min(1),
     queryAuth: z.boolean().optional(),
     plainRoute: z.boolean().optional(),
+    /** The secret Velvet gave WooCommerce for its webhooks (random, made at connect). */
+    webhookSecret: z.string().min(1).optional(),
   }),
 ]);
 export type Credentials = z.infer<typeof CredentialsSchema>;
@@ -79,8 +86,13 @@ export function hintOf(credentials: Credentials): string {
 export function secretsOf(credentials: Credentials): string[] {
   const values =
     credentials.platform === "shopify"
-      ? [credentials.token, credentials.clientSecret, credentials.accessToken]
-      : [credentials.secret];
+      ? [
+          credentials.token,
+          credentials.clientSecret,
+          credentials.accessToken,
+          credentials.webhookSecret,
+        ]
+      : [credentials.secret, credentials.webhookSecret];
   return values.filter((value): value is string => value !== undefined);
 }
 
@@ -92,6 +104,12 @@ export function checkShopifyCredentials(credentials: ShopifyCredentials): void {
     throw new AppError(
       "bad_request",
       "Shopify needs either the app's client id and client secret (--client-id and --client-secret) or an Admin API token (--token)",
+    );
+  }
+  if (app && credentials.webhookSecret !== undefined) {
+    throw new AppError(
+      "bad_request",
+      "--webhook-secret is for an app connected with an Admin API token: Shopify signs a Dev Dashboard app's webhooks with its client secret",
     );
   }
 }

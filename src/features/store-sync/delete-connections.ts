@@ -1,5 +1,6 @@
 /**
- * Deleting store connections with their sealed credentials, and their sync jobs, in the
+ * Deleting store connections with their sealed credentials, the deliveries their stores pushed
+ * (store_events), and their sync jobs, in the
  * caller's transaction: a disconnection (manage-connection.ts) or an account's closing
  * (privacy/close-account.ts). A job a worker runs at that moment is left to it: that run finds
  * no connection, stores nothing and ends its job (sync-task.ts). Orders and customers already
@@ -15,6 +16,7 @@ export async function deleteConnections(
   now: number,
 ): Promise<void> {
   if (connectionIds.length === 0) return;
+  await trx.deleteFrom("store_events").where("connection_id", "in", connectionIds).execute();
   await trx.deleteFrom("store_connections").where("id", "in", connectionIds).execute();
   await trx
     .deleteFrom("jobs")

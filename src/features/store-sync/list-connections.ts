@@ -1,6 +1,11 @@
 /** Store connections as people see them: never the credentials, only their last 4 characters. */
 import type { Kysely } from "kysely";
-import type { Database, StoreConnectionState, StorePlatform } from "../../db/schema.js";
+import type {
+  Database,
+  StoreConnectionState,
+  StorePlatform,
+  StoreWebhooksState,
+} from "../../db/schema.js";
 import { parseReasons } from "./store-page.js";
 
 export interface ConnectionView {
@@ -18,6 +23,11 @@ export interface ConnectionView {
   /** Skipped orders by reason (test order, awaiting payment, forgotten customer…). */
   skipReasons: Record<string, number>;
   lastError: string | null;
+  /** Whether the store pushes its orders (features/store-webhooks), and why not. */
+  webhooks: StoreWebhooksState;
+  webhookNote: string | null;
+  /** ISO instant of the latest verified delivery, or null. */
+  lastWebhookAt: string | null;
   connectedAt: string;
 }
 
@@ -39,6 +49,9 @@ export async function listConnections(
       "orders_skipped",
       "last_error",
       "skip_reasons",
+      "webhooks",
+      "webhook_note",
+      "webhook_last_at",
       "created_at",
     ])
     .orderBy("created_at")
@@ -52,11 +65,18 @@ export async function listConnections(
     shop: r.shop,
     credentials: r.credentials_hint,
     state: r.state,
-    lastSyncAt: r.last_sync_at === null ? null : new Date(Number(r.last_sync_at)).toISOString(),
+    lastSyncAt: r.last_sync_at === null ? null : iso(r.last_sync_at),
     ordersSynced: Number(r.orders_synced),
     ordersSkipped: Number(r.orders_skipped),
     skipReasons: parseReasons(r.skip_reasons),
     lastError: r.last_error,
-    connectedAt: new Date(Number(r.created_at)).toISOString(),
+    webhooks: r.webhooks,
+    webhookNote: r.webhook_note,
+    lastWebhookAt: r.webhook_last_at === null ? null : iso(r.webhook_last_at),
+    connectedAt: iso(r.created_at),
   }));
+}
+
+function iso(ms: number | string | bigint): string {
+  return new Date(Number(ms)).toISOString();
 }

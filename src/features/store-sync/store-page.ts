@@ -21,7 +21,7 @@
  * exact; on PostgreSQL a close that commits meanwhile has deleted the connection's row
  * (privacy/close-account.ts), which the cursor update below then does not find.
  */
-import type { StoreConnectionsTable } from "../../db/schema.js";
+import type { StoreConnectionsTable, StoreWebhooksState } from "../../db/schema.js";
 import type { OrdersPage, PulledOrder, SyncCursor } from "./store-platform.js";
 import type { StoreSyncDeps } from "./store-sync-deps.js";
 import {
@@ -34,7 +34,15 @@ import {
 export type StoredConnection = Pick<
   StoreConnectionsTable,
   "id" | "account_id" | "store_id" | "cursor" | "live_after"
-> & { skip_reasons: string };
+> & { skip_reasons: string; webhooks?: StoreWebhooksState };
+
+/**
+ * A live order older than this that a pass takes for the first time while the connection's
+ * webhooks are `active` is one a delivery should have brought: the webhooks are then marked
+ * `failing` (features/store-webhooks), and polling returns to its short interval until a
+ * verified delivery arrives. Younger ones may simply be on their way.
+ */
+export const MISSED_DELIVERY_MS = 2 * 60 * 1000;
 
 export interface PageStored {
   /**
@@ -91,7 +99,7 @@ async function writePage(
       .where("id", "=", connection.account_id)
       .executeTakeFirst();
     if (account === undefined || account.closed_at !== null) throw new AccountClosed();
-    const { outcomes, skips } = await writePulledOrders(
+    const { outcomes, skips, created } = await writePulledOrders(
       trx,
       deps,
       connection,
@@ -118,6 +126,27 @@ async function writePage(
       .where("cursor", "=", connection.cursor)
       .executeTakeFirst();
     if ((moved.numUpdatedRows ?? 0n) === 0n) throw new CursorMoved();
+    if (connection.webhooks === "active") {
+      const missed = created.filter((index) => {
+        const order = page.orders[index];
+        return (
+          order?.kind === "order" &&
+          order.createdAt >= connection.live_after &&
+          order.createdAt < now - MISSED_DELIVERY_MS
+        );
+      }).length;
+      if (missed > 0) {
+        await trx
+          .updateTable("store_connections")
+          .set({
+            webhooks: "failing",
+            webhook_note: `a reconciliation pass took ${missed === 1 ? "an order" : `${missed} orders`} no webhook had delivered: polling every ${Math.round(deps.config.storeSync.intervalMs / 1000)} s until a delivery arrives`,
+          })
+          .where("id", "=", connection.id)
+          .where("webhooks", "=", "active")
+          .execute();
+      }
+    }
     return { outcomes, newOrders, skipped: counted.skipped };
   });
 }

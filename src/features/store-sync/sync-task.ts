@@ -2,7 +2,8 @@
  * The sync job: one per connection, keyed `store-sync:<connection id>`, so the queue's unique job
  * key and lease make sure no two runs of one connection overlap, on any number of nodes. Each run
  * ends with `again` (the row is rescheduled, never deleted while the connection exists): after
- * STORE_SYNC_INTERVAL_SECONDS when up to date, at once when the lease ran out mid-sync, after the
+ * STORE_SYNC_INTERVAL_SECONDS when up to date (STORE_RECONCILE_INTERVAL_SECONDS while the
+ * connection's webhooks deliver: features/store-webhooks), at once when the lease ran out mid-sync, after the
  * platform's wait, or after a backoff. A paused or broken connection's job only looks at the row
  * once an interval (no call to the platform), so resuming needs no race-prone job creation.
  * Once the connection is gone (disconnected, or its account closed) the run ends the job.
@@ -63,10 +64,16 @@ export function createStoreSyncTask(): TaskDefinition<Payload, StoreSyncDeps> {
         switch (run.kind) {
           case "synced":
           case "broken":
-          case "idle":
-            return (await exists(deps, payload.connectionId))
-              ? { kind: "again", delayMs: intervalMs }
-              : { kind: "done" };
+          case "idle": {
+            const webhooks = await webhooksOf(deps, payload.connectionId);
+            if (webhooks === undefined) return { kind: "done" };
+            // Webhooks that deliver bring the orders: polling only reconciles, far less often.
+            const reconcile = webhooks === "active" && run.kind === "synced";
+            return {
+              kind: "again",
+              delayMs: reconcile ? deps.config.storeSync.reconcileIntervalMs : intervalMs,
+            };
+          }
           case "more":
             return { kind: "again", delayMs: 0 };
           case "wait":
@@ -85,16 +92,16 @@ export function createStoreSyncTask(): TaskDefinition<Payload, StoreSyncDeps> {
   };
 }
 
-/** The connection is still there and its account open: its job comes back. */
-async function exists(deps: StoreSyncDeps, connectionId: string): Promise<boolean> {
+/** The connection's webhook health; undefined once it is gone or its account closed. */
+async function webhooksOf(deps: StoreSyncDeps, connectionId: string) {
   const row = await deps.db.kysely
     .selectFrom("store_connections")
     .innerJoin("accounts", "accounts.id", "store_connections.account_id")
-    .select("store_connections.id")
+    .select("store_connections.webhooks")
     .where("store_connections.id", "=", connectionId)
     .where("accounts.closed_at", "is", null)
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.webhooks;
 }
 
 async function ensureSyncJobs(deps: StoreSyncDeps): Promise<void> {

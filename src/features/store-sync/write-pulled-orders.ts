@@ -56,6 +56,8 @@ export interface PulledOrdersWritten {
   /** One per order taken: created, repeated, or a known order whose status changed. */
   outcomes: SubmitOrderOutcome[];
   skips: PulledOrderSkip[];
+  /** The indexes of the orders this call stored for the first time. */
+  created: number[];
 }
 
 /** Test hook: called after each order is written, inside the caller's transaction. */
@@ -83,6 +85,7 @@ export async function writePulledOrders(
 ): Promise<PulledOrdersWritten> {
   const outcomes: SubmitOrderOutcome[] = [];
   const skips: PulledOrderSkip[] = [];
+  const created: number[] = [];
   const forgotten = await findForgottenOrders(
     trx,
     forgottenOrderKeys(deps.config.storeSync.tokenKey),
@@ -111,10 +114,11 @@ export async function writePulledOrders(
           .execute();
       }
       outcomes.push(outcome);
+      if (outcome.newOrder) created.push(index);
       afterOrder?.(index);
     }
   }
-  return { outcomes, skips };
+  return { outcomes, skips, created };
 }
 
 /** A cancelled (refunded …) order the store holds: its status changes, nothing else. */

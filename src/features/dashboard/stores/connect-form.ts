@@ -1,7 +1,8 @@
 /**
  * A store's connect form as sent, split in two. Identifiers (shop domain, client id, store
  * address, consumer key, days to read) come back filled in when the page is shown again after a
- * refusal or a "Preview cost"; secrets (client secret, Admin API token, consumer secret) never
+ * refusal or a "Preview cost"; secrets (client secret, Admin API token, webhook secret, consumer
+ * secret) never
  * do: a secret in a page stays in the browser's memory and form history, in screenshots, HAR
  * files and any proxy that keeps bodies. The page says which secret to enter again instead.
  *
@@ -22,10 +23,10 @@ export interface KeptValues {
 }
 
 /** The form fields that hold a secret, as the forms name them. */
-export type SecretField = "client_secret" | "token" | "secret";
+export type SecretField = "client_secret" | "token" | "webhook_secret" | "secret";
 
 const SECRET_FIELDS: Record<ConnectForm, readonly SecretField[]> = {
-  shopify: ["client_secret", "token"],
+  shopify: ["client_secret", "token", "webhook_secret"],
   woocommerce: ["secret"],
 };
 

@@ -12,12 +12,12 @@ import { AppError } from "../../../lib/app-error.js";
 import { isUuid } from "../../../lib/ids.js";
 import { withoutSecrets } from "../../../lib/without-secrets.js";
 import { userActor } from "../../audit/audit-actor.js";
-import { connectStore } from "../../store-sync/connect-store.js";
 import type { Credentials } from "../../store-sync/credentials.js";
 import { estimateBackfill } from "../../store-sync/estimate-backfill.js";
 import { listConnections } from "../../store-sync/list-connections.js";
 import { type ConnectionChange, changeConnection } from "../../store-sync/manage-connection.js";
 import { createPlatformHttp } from "../../store-sync/platform-http.js";
+import { connectLiveStore, disconnectLiveStore } from "../../store-webhooks/live-connection.js";
 import type { Notice } from "../html/components.js";
 import { sendNotFoundPage } from "../html/error-pages.js";
 import { formField } from "../http/form-body.js";
@@ -30,7 +30,11 @@ import { STORES_PATH, type StoresProps, storesView } from "./stores-view.js";
 const NOTICES: Record<string, Notice> = {
   connected: {
     kind: "success",
-    text: "Store connected: its orders start arriving within a minute.",
+    text: "Store connected: new orders arrive as they are placed, and its past orders within minutes.",
+  },
+  "connected-polling": {
+    kind: "info",
+    text: "Store connected, without webhooks (the store's row says why): Velvet reads its orders by polling.",
   },
   "connected-recent": {
     kind: "info",
@@ -43,6 +47,10 @@ const NOTICES: Record<string, Notice> = {
   paused: { kind: "info", text: "Sync paused. Resume it to read the orders placed meanwhile." },
   resumed: { kind: "success", text: "Sync resumed: it runs now." },
   disconnected: { kind: "success", text: "Store disconnected. The orders already synced stay." },
+  "disconnected-left": {
+    kind: "info",
+    text: "Store disconnected; the orders already synced stay. Velvet could not remove its webhooks from the store: delete them in the store's admin (Shopify: the app's webhooks go when the app is uninstalled; WooCommerce: Settings › Advanced › Webhooks). Until then the store's deliveries are refused and it stops sending them.",
+  },
 };
 
 async function render(
@@ -58,12 +66,19 @@ async function render(
     storesView({
       session,
       connections,
-      syncIntervalSeconds: deps.config.storeSync.intervalMs / 1000,
+      intervals: deps.config.storeSync,
       canConnect: deps.config.storeSync.tokenKey !== null,
       ...extra,
     }),
     status,
   );
+}
+
+function platformHttpOf(deps: Deps) {
+  return createPlatformHttp({
+    allowPrivate: deps.config.alerts.allowPrivateWebhooks,
+    timeoutMs: deps.config.enrichment.timeoutMs,
+  });
 }
 
 function backfillDays(text: string): number | null {
@@ -111,7 +126,11 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
               clientId: field("client_id"),
               clientSecret: field("client_secret"),
             }
-          : { platform: "shopify", token };
+          : {
+              platform: "shopify",
+              token,
+              ...(field("webhook_secret") === "" ? {} : { webhookSecret: field("webhook_secret") }),
+            };
       } else {
         credentials = { platform: "woocommerce", key: field("key"), secret: field("secret") };
         if ([kept.url, kept.key, field("secret")].some((v) => (v ?? "").trim() === ""))
@@ -120,10 +139,7 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
       const backfill = backfillDays(kept.backfillDays ?? "");
       if (backfill === null || backfill > 3650)
         return refuse("Past orders: a whole number of days from 0 to 3650.");
-      const http = createPlatformHttp({
-        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
-        timeoutMs: deps.config.enrichment.timeoutMs,
-      });
+      const http = platformHttpOf(deps);
       const input = {
         accountId: session.accountId,
         shop: (form === "shopify" ? kept.shop : kept.url) ?? "",
@@ -138,7 +154,7 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
             preview: { form, kept, retype, estimate },
           });
         }
-        const connected = await connectStore(deps, http, {
+        const connected = await connectLiveStore(deps, http, {
           ...input,
           actor: userActor(session.userEmail),
         });
@@ -146,7 +162,9 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
           ? "reconnected"
           : connected.backfillCut
             ? "connected-recent"
-            : "connected";
+            : connected.webhooks.webhooks === "active"
+              ? "connected"
+              : "connected-polling";
         return seeOther(reply, `${STORES_PATH}?notice=${notice}`);
       } catch (error) {
         if (error instanceof AppError) return refuse(error.message);
@@ -166,14 +184,37 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
         const session = sessionOf(request);
         const { id } = request.params;
         if (!isUuid(id)) return sendNotFoundPage(reply, session);
+        let notice = done;
         try {
-          await changeConnection(deps, change, id, session.accountId, userActor(session.userEmail));
+          if (change === "disconnect") {
+            const http = platformHttpOf(deps);
+            try {
+              const result = await disconnectLiveStore(
+                deps,
+                http,
+                id,
+                session.accountId,
+                userActor(session.userEmail),
+              );
+              if (result.webhooksLeft !== null) notice = "disconnected-left";
+            } finally {
+              await http.close();
+            }
+          } else {
+            await changeConnection(
+              deps,
+              change,
+              id,
+              session.accountId,
+              userActor(session.userEmail),
+            );
+          }
         } catch (error) {
           if (error instanceof AppError && error.code === "not_found")
             return sendNotFoundPage(reply, session);
           throw error;
         }
-        return seeOther(reply, `${STORES_PATH}?notice=${done}`);
+        return seeOther(reply, `${STORES_PATH}?notice=${notice}`);
       },
     );
   changeRoute("pause", "paused");

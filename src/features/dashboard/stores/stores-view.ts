@@ -3,6 +3,11 @@ import type { StoreConnectionState } from "../../../db/schema.js";
 import { estimateLines } from "../../store-sync/describe-estimate.js";
 import type { BackfillEstimate } from "../../store-sync/estimate-backfill.js";
 import type { ConnectionView } from "../../store-sync/list-connections.js";
+import {
+  describeWebhooks,
+  type PollIntervals,
+  seconds,
+} from "../../store-webhooks/describe-webhooks.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
 import { field } from "../html/fields.js";
 import { timeTag } from "../html/format.js";
@@ -26,7 +31,8 @@ export interface StoresProps {
     retype: SecretField[];
     estimate: BackfillEstimate;
   };
-  syncIntervalSeconds: number;
+  /** Polling's two intervals: without webhooks, and beside them (reconciliation). */
+  intervals: PollIntervals;
   /** False when the server has no STORE_TOKEN_KEY: connecting is refused, said before typing. */
   canConnect: boolean;
 }
@@ -36,6 +42,12 @@ function noKeyNotice(canConnect: boolean): SafeHtml {
   if (canConnect) return html``;
   return html`<div class="notice warn" role="status" id="no-store-key"><p><strong>Connecting a store is not possible on this server yet.</strong> Velvet keeps store credentials encrypted and needs a key for that, which the person who runs Velvet sets: <code>STORE_TOKEN_KEY</code>, 32 random bytes (<code>openssl rand -base64 32</code>), the same on every Velvet process, then a restart. Until then the forms below are disabled.</p></div>`;
 }
+
+const WEBHOOK_BADGES: Record<ConnectionView["webhooks"], { label: string; cls: string }> = {
+  active: { label: "Real time", cls: "ok" },
+  failing: { label: "Polling: webhooks failing", cls: "warn" },
+  off: { label: "Polling", cls: "" },
+};
 
 const STATES: Record<StoreConnectionState, { label: string; cls: string }> = {
   active: { label: "Syncing", cls: "ok" },
@@ -61,18 +73,24 @@ function action(
   return html`<form class="inline" method="post" action="${STORES_PATH}/${c.connectionId}/${verb}"${confirm ? html` data-confirm="${confirm}"` : ""}>${csrfField(session)}<button type="submit" class="${cls} small" aria-label="${label} ${c.shop}">${label}</button></form>`;
 }
 
-function connectionRow(session: DashboardSession, c: ConnectionView): SafeHtml {
+function connectionRow(
+  session: DashboardSession,
+  c: ConnectionView,
+  intervals: PollIntervals,
+): SafeHtml {
   const state = STATES[c.state];
+  const hooks = WEBHOOK_BADGES[c.webhooks];
   return html`<tr>
   <td class="primary-cell" data-label="Store">${c.shop}<div class="muted small">${c.platform === "shopify" ? "Shopify" : "WooCommerce"} · credentials <code>${c.credentials}</code></div></td>
   <td data-label="State"><span class="badge ${state.cls}">${state.label}</span>${
     c.lastError ? html`<div class="error-text small">${c.lastError}</div>` : ""
   }</td>
+  <td data-label="Orders arrive"><span class="badge ${hooks.cls}">${hooks.label}</span><div class="muted small">${describeWebhooks(c, intervals)}</div></td>
   <td data-label="Last sync" class="nowrap">${timeTag(c.lastSyncAt === null ? null : Date.parse(c.lastSyncAt), true, "Not yet")}</td>
   <td data-label="Orders synced">${c.ordersSynced}${c.ordersSkipped > 0 ? html` <span class="muted small">(${c.ordersSkipped} skipped)</span>${skipList(c.skipReasons)}` : ""}</td>
   <td data-label="Actions"><div class="actions">
     ${c.state === "active" ? action(session, c, "pause", "Pause", "secondary") : action(session, c, "resume", "Resume", "secondary")}
-    ${action(session, c, "disconnect", "Disconnect", "danger", `Disconnect ${c.shop}? Velvet stops reading its orders and forgets its credentials; the orders already synced stay.`)}
+    ${action(session, c, "disconnect", "Disconnect", "danger", `Disconnect ${c.shop}? Velvet removes its webhooks from the store, stops reading its orders and forgets its credentials; the orders already synced stay.`)}
   </div></td>
 </tr>`;
 }
@@ -111,6 +129,7 @@ function previewPanel(
 const SECRET_NAMES: Record<SecretField, string> = {
   client_secret: "client secret",
   token: "Admin API access token",
+  webhook_secret: "webhook secret",
   secret: "consumer secret",
 };
 
@@ -177,6 +196,7 @@ function connectForms(p: StoresProps): SafeHtml {
     ${field({ name: "client_id", label: "Client ID", value: shopify.clientId ?? "", autocomplete: "off" })}
     ${secretField("client_secret", "Client secret", shopifyRetype, "Stored encrypted; only its last 4 characters are shown again. Velvet gets and renews the app's access token itself.")}
     ${secretField("token", "Or: Admin API access token", shopifyRetype, "Only for an app made in the Shopify admin before 2026 (shpat_…); leave the client id and secret empty.")}
+    ${secretField("webhook_secret", "With a token: the app's API secret key", shopifyRetype, "Shopify signs the app's webhooks with it, so Velvet can take orders as they are placed; without it Velvet reads the orders by polling.")}
     ${backfillField(shopify, "shopify")}
     <div class="actions"><button type="submit">Connect Shopify</button> <button type="submit" name="preview" value="1" class="secondary">Preview cost</button></div>
   </fieldset></form>
@@ -184,7 +204,7 @@ function connectForms(p: StoresProps): SafeHtml {
 </section>
 <section class="panel" aria-labelledby="connect-woo-title">
   <div class="panel-head"><h2 id="connect-woo-title">Connect a WooCommerce store</h2></div>
-  <p class="muted">In WordPress: WooCommerce › Settings › Advanced › REST API › Add key, with <strong>Read</strong> permission. The store must be served over HTTPS.</p>
+  <p class="muted">In WordPress: WooCommerce › Settings › Advanced › REST API › Add key, with <strong>Read/Write</strong> permission: Velvet reads the orders and creates its two order webhooks (with <strong>Read</strong> only, it reads the orders by polling). The store must be served over HTTPS.</p>
   ${error("woocommerce")}
   <form method="post" action="${STORES_PATH}/woocommerce">${csrfField(p.session)}<fieldset class="plain"${p.canConnect ? "" : html` disabled`}><legend class="visually-hidden">WooCommerce store</legend>
     ${field({ name: "url", label: "Store address", type: "url", value: woo.url ?? "", placeholder: "https://shop.example", required: true, autocomplete: "off" })}
@@ -203,7 +223,7 @@ export function storesView(p: StoresProps): SafeHtml {
     session: p.session,
     section: "settings",
     body: html`<div class="breadcrumb">Settings › Integrations</div>
-${pageHead("Stores", `Velvet reads your store's orders itself, every ${p.syncIntervalSeconds} seconds: no code to write.`)}
+${pageHead("Stores", `Velvet takes your store's orders as they are placed, through the store's webhooks, and reads the store itself to catch anything a webhook missed (every ${seconds(p.intervals.reconcileIntervalMs)}; every ${seconds(p.intervals.intervalMs)} while webhooks are off): no code to write.`)}
 ${settingsTabs("integrations", p.session.role)}
 ${integrationsNav("stores")}
 ${noKeyNotice(p.canConnect)}
@@ -214,8 +234,8 @@ ${notice(p.notice)}
     p.connections.length === 0
       ? html`<p class="muted">No store is connected yet.</p>`
       : html`<div class="table-wrap"><table class="stack">
-    <thead><tr><th scope="col">Store</th><th scope="col">State</th><th scope="col">Last sync</th><th scope="col">Orders synced</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-    <tbody>${p.connections.map((c) => connectionRow(p.session, c))}</tbody>
+    <thead><tr><th scope="col">Store</th><th scope="col">State</th><th scope="col">Orders arrive</th><th scope="col">Last sync</th><th scope="col">Orders synced</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody>${p.connections.map((c) => connectionRow(p.session, c, p.intervals))}</tbody>
   </table></div>`
   }
 </section>
