@@ -139,6 +139,8 @@ for (const engine of ENGINES) {
       ).toEqual({
         connectionId: id,
         state: "disconnected",
+        // No webhooks were subscribed (no PUBLIC_BASE_URL): none left in the store.
+        webhooksLeft: null,
       });
       expect(onlyJson(await runVelvet(["store", "list", "--json"], env)).connections).toEqual([]);
       const audit = await runVelvet(["audit", "list", "--account", accountId], env);

@@ -14,9 +14,9 @@
  *   the store already holds it (taken earlier, before it was cancelled), its status changes;
  *   otherwise it is skipped as `cancelled`, `refunded` or `voided`;
  * - a purchase goes through the order intake, then its status is set.
- * A status is written only when the platform's update time is newer than the one held
- * (`status_at`), so an older update read late (an overlap, a webhook retried after a newer one)
- * never overwrites a newer status.
+ * A status is written only when the platform's update time is the same as or newer than the one
+ * held (`status_at`), so an older update read late (an overlap, a webhook retried after a newer
+ * one) never overwrites a newer status.
  *
  * A late cancellation changes the order only: a customer already enriched keeps the score, VIP
  * verdict and alerts computed when the order counted, and only the scoring of their later
@@ -142,7 +142,7 @@ async function updateKnownOrder(
   };
 }
 
-/** Newer wins: the status is written only over an older one (or none). */
+/** Newer wins: the status is written only over an older or same-second one (or none). */
 async function setStatus(trx: Transaction<Database>, orderId: string, order: TakenOrder) {
   // An update time the platform did not give as a date cannot be ordered: it sets a status
   // only where none was set by a dated one (`status_at < null` is never true).
@@ -163,8 +163,10 @@ const updateStatusIfNewer = preparedQuery(
       .set({ status: v.status, counts: v.counts, status_at: v.status_at })
       .where("id", "=", v.id)
       .where((eb) =>
-        // A null status_at given compares as unknown: it never replaces a dated status.
-        eb.or([eb("status_at", "is", null), eb("status_at", "<", v.status_at as number)]),
+        // A null status_at given compares as unknown: it never replaces a dated status. The same
+        // time wins too: platforms date in whole seconds, so two changes within one second
+        // (placed, then refunded) are ordered by the order they are read in.
+        eb.or([eb("status_at", "is", null), eb("status_at", "<=", v.status_at as number)]),
       ),
 );
 
