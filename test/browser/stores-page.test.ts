@@ -1,7 +1,9 @@
 /**
  * Settings → Integrations → Stores in a real browser (Chromium): a merchant connects a Shopify
  * shop through the form (after a refusal and a preview of its cost, each of which keeps the shop
- * and asks for the token again), the worker's sync breaks on a revoked token, and the page shows it;
+ * and asks for the token again) with the app's API secret key, so the shop's order webhooks are
+ * subscribed at Velvet's public address and its row says "Real time"; the worker's sync breaks
+ * on a revoked token, and the page shows it;
  * the page passes axe's WCAG A/AA rules with a connection listed and with a refused form.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,7 +29,7 @@ describe.skipIf(!chromiumAvailable)("the Stores page in a browser", () => {
 
   beforeAll(async () => {
     [app, shopify, chrome] = await Promise.all([
-      startTestApp(sqliteEngine, { env: STORE_SYNC_ENV }),
+      startTestApp(sqliteEngine, { env: STORE_SYNC_ENV, publicUrl: true }),
       startFakeShopify(),
       launchChromium(),
     ]);
@@ -86,10 +88,18 @@ describe.skipIf(!chromiumAvailable)("the Stores page in a browser", () => {
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByLabel("Admin API access token").fill(shopify.token);
+    await page.getByLabel("With a token: the app's API secret key").fill(shopify.apiSecretKey);
     await page.getByRole("button", { name: "Connect Shopify" }).click();
-    await page.waitForURL(/notice=connected/);
+    await page.waitForURL(/notice=connected$/);
+    expect(await page.getByRole("status").first().textContent()).toContain(
+      "new orders arrive as they are placed",
+    );
     const row = page.getByRole("row", { name: new RegExp(shopify.shop.replace(/[.:/]/g, "\\$&")) });
     expect(await row.textContent()).toContain("Syncing");
+    expect(await row.textContent()).toContain("Real time");
+    expect(await row.textContent()).toContain("webhooks delivering (no delivery yet)");
+    expect(shopify.subscriptions).toHaveLength(3);
+    expect(await page.content()).not.toContain(shopify.apiSecretKey);
 
     const connection = await app.deps.db.kysely
       .selectFrom("store_connections")
@@ -100,6 +110,7 @@ describe.skipIf(!chromiumAvailable)("the Stores page in a browser", () => {
     await page.reload();
     expect(await row.textContent()).toContain("Broken");
     expect(await row.textContent()).toContain("refused the credentials (401");
+    expect(await row.textContent()).toContain("no orders taken while broken");
     expect(await page.content()).not.toContain(shopify.token);
     expect(await axeViolations(page)).toEqual([]);
     await screenshotBothWidths(page, "20-stores");

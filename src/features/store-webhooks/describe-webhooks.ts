@@ -1,7 +1,8 @@
 /** A connection's webhook health in one line, as the Stores page and `velvet store list` say it. */
-import type { StoreWebhooksState } from "../../db/schema.js";
+import type { StoreConnectionState, StoreWebhooksState } from "../../db/schema.js";
 
 export interface WebhookHealth {
+  state: StoreConnectionState;
   webhooks: StoreWebhooksState;
   webhookNote: string | null;
   lastWebhookAt: string | null;
@@ -15,6 +16,10 @@ export interface PollIntervals {
 
 export function describeWebhooks(health: WebhookHealth, intervals: PollIntervals): string {
   const poll = seconds(intervals.intervalMs);
+  // A paused or broken connection takes nothing, pushed or pulled, until it is resumed.
+  if (health.state !== "active") {
+    return `no orders taken while ${health.state}: resuming reads what was placed meanwhile`;
+  }
   if (health.webhooks === "active") {
     const last =
       health.lastWebhookAt === null ? "no delivery yet" : `last delivery ${health.lastWebhookAt}`;

@@ -79,7 +79,8 @@ function connectionRow(
   intervals: PollIntervals,
 ): SafeHtml {
   const state = STATES[c.state];
-  const hooks = WEBHOOK_BADGES[c.webhooks];
+  const hooks =
+    c.state === "active" ? WEBHOOK_BADGES[c.webhooks] : { label: "Not taken", cls: "warn" };
   return html`<tr>
   <td class="primary-cell" data-label="Store">${c.shop}<div class="muted small">${c.platform === "shopify" ? "Shopify" : "WooCommerce"} · credentials <code>${c.credentials}</code></div></td>
   <td data-label="State"><span class="badge ${state.cls}">${state.label}</span>${
