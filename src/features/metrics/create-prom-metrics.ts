@@ -11,6 +11,7 @@ import type { Db } from "../../db/connect.js";
 import type { Clock } from "../../lib/clock.js";
 import type { CircuitState, Metrics } from "./metrics.js";
 import { type JobStats, readJobStats } from "./read-job-stats.js";
+import { readStoreConnections } from "./read-store-connections.js";
 import { RequestHistogram } from "./request-histogram.js";
 
 const CIRCUIT_STATES: CircuitState[] = ["closed", "open", "half_open"];
@@ -123,6 +124,19 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
           { task: s.task },
           s.oldestDueMs === null ? 0 : Math.max(0, now - s.oldestDueMs) / 1000,
         );
+      }
+    },
+  });
+  new Gauge({
+    name: "velvet_store_connections",
+    help: "Connected stores by platform, state (active, paused, broken) and how their orders arrive (webhooks: active, failing, off)",
+    labelNames: ["platform", "state", "webhooks"],
+    registers: [registry],
+    async collect() {
+      const counts = await readStoreConnections(deps.db);
+      this.reset();
+      for (const c of counts) {
+        this.set({ platform: c.platform, state: c.state, webhooks: c.webhooks }, c.count);
       }
     },
   });

@@ -130,7 +130,39 @@ for (const engine of ENGINES) {
         .where("job_key", "=", `x:${now}`)
         .execute();
 
+      // A connected store whose webhooks stopped delivering (store-webhooks).
+      await deps.db.kysely
+        .insertInto("store_connections")
+        .values({
+          id: `c-${now}`,
+          account_id: account.accountId,
+          store_id: account.storeId,
+          platform: "shopify",
+          shop: `m-${now}.myshopify.com`,
+          credentials: "sealed",
+          credentials_hint: "…abcd",
+          state: "active",
+          cursor: "{}",
+          live_after: now,
+          last_sync_at: null,
+          orders_synced: 0,
+          orders_skipped: 0,
+          failures: 0,
+          last_error: null,
+          webhooks: "failing",
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+
       let text = await scrape();
+      expect(
+        sample(text, "velvet_store_connections", {
+          platform: "shopify",
+          state: "active",
+          webhooks: "failing",
+        }),
+      ).toBe(1);
       const http = "velvet_http_request_duration_seconds_count";
       expect(sample(text, http, { method: "POST", route: "/api/v1/orders", status: "200" })).toBe(
         2,
