@@ -15,7 +15,7 @@ import {
   type ConnectionChange,
   changeConnection,
 } from "../../features/store-sync/manage-connection.js";
-import { createPlatformHttp, type PlatformHttp } from "../../features/store-sync/platform-http.js";
+import { type PlatformHttp, platformHttpFor } from "../../features/store-sync/platform-http.js";
 import { describeWebhooks } from "../../features/store-webhooks/describe-webhooks.js";
 import {
   connectLiveStore,
@@ -46,10 +46,7 @@ interface ConnectOptions {
 function withPlatformHttp<T>(work: (deps: AppDeps, http: PlatformHttp) => Promise<T>): Promise<T> {
   return withDeps(
     async (deps) => {
-      const http = createPlatformHttp({
-        allowPrivate: deps.config.alerts.allowPrivateWebhooks,
-        timeoutMs: deps.config.enrichment.timeoutMs,
-      });
+      const http = platformHttpFor(deps.config);
       try {
         return await work(deps, http);
       } finally {

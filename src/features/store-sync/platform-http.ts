@@ -9,6 +9,7 @@
  * - `wait`: the platform asked us to slow down (429 with Retry-After, Shopify's THROTTLED).
  * - `transient`: anything else (5xx, a timeout, a network error, an unreadable answer).
  */
+import type { Config } from "../../config.js";
 import { excerpt } from "../../lib/excerpt.js";
 import { createOutboundHttp, type OutboundHttp } from "../../lib/outbound/outbound-http.js";
 import { parseRetryAfter } from "../../lib/retry-after.js";
@@ -74,6 +75,21 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
  * The platform calls over the one outbound client (lib/outbound): its value read as what the
  * sync should do. `outbound` is the process's client when there is one; otherwise one of its own.
  */
+/**
+ * The platform client as this process's settings make it: private addresses only with
+ * WEBHOOKS_ALLOW_PRIVATE, every call bounded by PROVIDER_TIMEOUT_MS; `outbound`, when given, is
+ * the process's shared client (a worker's), else one of its own.
+ */
+export function platformHttpFor(
+  config: Pick<Config, "alerts" | "enrichment">,
+  outbound?: OutboundHttp,
+): PlatformHttp {
+  return createPlatformHttp(
+    { allowPrivate: config.alerts.allowPrivateWebhooks, timeoutMs: config.enrichment.timeoutMs },
+    outbound,
+  );
+}
+
 export function createPlatformHttp(
   options: PlatformHttpOptions,
   outbound?: OutboundHttp,

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { customerAddress } from "../orders/order-address.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import { shopifyOrderStatus } from "./order-status.js";
+import { pulledOrder } from "./pulled-order.js";
 import type { PulledOrder } from "./store-platform.js";
 
 export const ORDERS_QUERY = `query VelvetOrders($first: Int!, $after: String, $query: String) {
@@ -130,21 +131,10 @@ export function mapShopifyOrder(node: OrderNode): PulledOrder {
     },
   });
   const createdAt = Date.parse(node.createdAt);
-  if (!parsed.ok) {
-    const reason = "incomplete customer data";
-    return { kind: "skip", externalId, updatedAt, reason, detail: parsed.message };
-  }
-  if (Number.isNaN(createdAt)) {
-    const detail = "createdAt is not a date";
-    return { kind: "skip", externalId, updatedAt, reason: "incomplete customer data", detail };
-  }
-  return {
-    kind: "order",
-    externalId,
-    submission: parsed.value,
-    createdAt,
-    updatedAt,
-    shopifyCustomerId: customer?.id ?? null,
-    ...shopifyOrderStatus(node.cancelledAt, node.displayFinancialStatus),
-  };
+  return pulledOrder(
+    parsed,
+    { externalId, updatedAt, createdAt, createdField: "createdAt" },
+    shopifyOrderStatus(node.cancelledAt, node.displayFinancialStatus),
+    customer?.id ?? null,
+  );
 }

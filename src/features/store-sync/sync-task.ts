@@ -13,7 +13,8 @@ import { z } from "zod";
 import type { Database } from "../../db/schema.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import type { TaskDefinition } from "../../jobs/task.js";
-import { createPlatformHttp } from "./platform-http.js";
+import { ensureConnectionJobs } from "./ensure-connection-jobs.js";
+import { platformHttpFor } from "./platform-http.js";
 import { syncConnection } from "./run-sync.js";
 import type { StoreSyncDeps } from "./store-sync-deps.js";
 
@@ -51,13 +52,7 @@ export function createStoreSyncTask(): TaskDefinition<Payload, StoreSyncDeps> {
     task: STORE_SYNC_TASK,
     payload: Payload,
     async handle(deps, payload, ctx) {
-      const http = createPlatformHttp(
-        {
-          allowPrivate: deps.config.alerts.allowPrivateWebhooks,
-          timeoutMs: deps.config.enrichment.timeoutMs,
-        },
-        deps.http,
-      );
+      const http = platformHttpFor(deps.config, deps.http);
       const intervalMs = deps.config.storeSync.intervalMs;
       try {
         const run = await syncConnection(deps, payload.connectionId, { http, signal: ctx.signal });
@@ -87,7 +82,7 @@ export function createStoreSyncTask(): TaskDefinition<Payload, StoreSyncDeps> {
     // A worker starting makes sure every connection has its job (one given up while the
     // database was away is revived), as periodic tasks do.
     async onWorkerStart(deps) {
-      await ensureSyncJobs(deps);
+      await ensureConnectionJobs(deps, STORE_SYNC_TASK, storeSyncJobKey, enqueueStoreSync);
     },
   };
 }
@@ -102,21 +97,4 @@ async function webhooksOf(deps: StoreSyncDeps, connectionId: string) {
     .where("accounts.closed_at", "is", null)
     .executeTakeFirst();
   return row?.webhooks;
-}
-
-async function ensureSyncJobs(deps: StoreSyncDeps): Promise<void> {
-  const connections = await deps.db.kysely.selectFrom("store_connections").select("id").execute();
-  const jobs = await deps.db.kysely
-    .selectFrom("jobs")
-    .select(["job_key", "attempts", "max_attempts"])
-    .where("task", "=", STORE_SYNC_TASK)
-    .execute();
-  const live = new Set(jobs.filter((j) => j.attempts < j.max_attempts).map((j) => j.job_key));
-  const missing = connections.filter((c) => !live.has(storeSyncJobKey(c.id)));
-  if (missing.length === 0) return;
-  const now = deps.clock.now();
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    for (const c of missing) await enqueueStoreSync(trx, c.id, now);
-  });
-  deps.jobs.notify();
 }

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { customerAddress } from "../orders/order-address.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import { wooOrderStatus } from "./order-status.js";
+import { pulledOrder } from "./pulled-order.js";
 import type { PulledOrder, SkipReason } from "./store-platform.js";
 
 /** Orders that are not (yet) a purchase: skipped, and taken once they change into one. */
@@ -78,22 +79,8 @@ export function mapWooOrder(order: WooOrder): PulledOrder {
     order: { id, number: order.number, total: order.total, currency: order.currency },
   });
   const createdAt = wooGmt(order.date_created_gmt);
-  if (!parsed.ok) {
-    const reason = "incomplete customer data";
-    return { kind: "skip", externalId: id, updatedAt, reason, detail: parsed.message };
-  }
-  if (Number.isNaN(createdAt)) {
-    const detail = "date_created_gmt is not a date";
-    return { kind: "skip", externalId: id, updatedAt, reason: "incomplete customer data", detail };
-  }
-  return {
-    kind: "order",
-    externalId: id,
-    submission: parsed.value,
-    createdAt,
-    updatedAt,
-    ...wooOrderStatus(order.status),
-  };
+  const at = { externalId: id, updatedAt, createdAt, createdField: "date_created_gmt" };
+  return pulledOrder(parsed, at, wooOrderStatus(order.status));
 }
 
 function addressOf(

@@ -24,6 +24,7 @@ import { z } from "zod";
 import { customerAddress } from "../orders/order-address.js";
 import { parseOrderRequest } from "../orders/order-request.js";
 import { shopifyOrderStatus } from "../store-sync/order-status.js";
+import { pulledOrder } from "../store-sync/pulled-order.js";
 import type { PulledOrder } from "../store-sync/store-platform.js";
 
 const text = z.string().nullish();
@@ -103,22 +104,10 @@ export function mapShopifyWebhookOrder(body: unknown): PulledOrder | null {
       currency: order.currency,
     },
   });
-  if (!parsed.ok) {
-    const reason = "incomplete customer data";
-    return { kind: "skip", externalId, updatedAt, reason, detail: parsed.message };
-  }
-  const createdAt = Date.parse(order.created_at);
-  if (Number.isNaN(createdAt)) {
-    const detail = "created_at is not a date";
-    return { kind: "skip", externalId, updatedAt, reason: "incomplete customer data", detail };
-  }
-  return {
-    kind: "order",
-    externalId,
-    submission: parsed.value,
-    createdAt,
-    updatedAt,
-    shopifyCustomerId: given(customer?.admin_graphql_api_id),
-    ...shopifyOrderStatus(order.cancelled_at, order.financial_status),
-  };
+  return pulledOrder(
+    parsed,
+    { externalId, updatedAt, createdAt: Date.parse(order.created_at), createdField: "created_at" },
+    shopifyOrderStatus(order.cancelled_at, order.financial_status),
+    given(customer?.admin_graphql_api_id),
+  );
 }

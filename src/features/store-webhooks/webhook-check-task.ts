@@ -10,7 +10,8 @@ import { z } from "zod";
 import type { Database } from "../../db/schema.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import type { TaskDefinition } from "../../jobs/task.js";
-import { createPlatformHttp } from "../store-sync/platform-http.js";
+import { ensureConnectionJobs } from "../store-sync/ensure-connection-jobs.js";
+import { platformHttpFor } from "../store-sync/platform-http.js";
 import type { StoreSyncDeps } from "../store-sync/store-sync-deps.js";
 import { ensureWebhooks } from "./ensure-webhooks.js";
 
@@ -49,13 +50,7 @@ export function createWebhookCheckTask(): TaskDefinition<Payload, StoreSyncDeps>
     task: WEBHOOK_CHECK_TASK,
     payload: Payload,
     async handle(deps, payload, ctx) {
-      const http = createPlatformHttp(
-        {
-          allowPrivate: deps.config.alerts.allowPrivateWebhooks,
-          timeoutMs: deps.config.enrichment.timeoutMs,
-        },
-        deps.http,
-      );
+      const http = platformHttpFor(deps.config, deps.http);
       try {
         const status = await ensureWebhooks(deps, http, payload.connectionId, ctx.signal);
         if (status === null) return { kind: "done" };
@@ -69,23 +64,9 @@ export function createWebhookCheckTask(): TaskDefinition<Payload, StoreSyncDeps>
       }
     },
     async onWorkerStart(deps) {
-      const connections = await deps.db.kysely
-        .selectFrom("store_connections")
-        .select("id")
-        .execute();
-      const jobs = await deps.db.kysely
-        .selectFrom("jobs")
-        .select(["job_key", "attempts", "max_attempts"])
-        .where("task", "=", WEBHOOK_CHECK_TASK)
-        .execute();
-      const live = new Set(jobs.filter((j) => j.attempts < j.max_attempts).map((j) => j.job_key));
-      const missing = connections.filter((c) => !live.has(webhookCheckJobKey(c.id)));
-      if (missing.length === 0) return;
-      const now = deps.clock.now();
-      await deps.db.kysely.transaction().execute(async (trx) => {
-        for (const c of missing) await enqueueWebhookCheck(trx, c.id, now, now);
-      });
-      deps.jobs.notify();
+      await ensureConnectionJobs(deps, WEBHOOK_CHECK_TASK, webhookCheckJobKey, (trx, id, now) =>
+        enqueueWebhookCheck(trx, id, now, now),
+      );
     },
   };
 }

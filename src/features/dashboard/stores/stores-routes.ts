@@ -16,7 +16,7 @@ import type { Credentials } from "../../store-sync/credentials.js";
 import { estimateBackfill } from "../../store-sync/estimate-backfill.js";
 import { listConnections } from "../../store-sync/list-connections.js";
 import { type ConnectionChange, changeConnection } from "../../store-sync/manage-connection.js";
-import { createPlatformHttp } from "../../store-sync/platform-http.js";
+import { platformHttpFor } from "../../store-sync/platform-http.js";
 import { connectLiveStore, disconnectLiveStore } from "../../store-webhooks/live-connection.js";
 import type { Notice } from "../html/components.js";
 import { sendNotFoundPage } from "../html/error-pages.js";
@@ -72,13 +72,6 @@ async function render(
     }),
     status,
   );
-}
-
-function platformHttpOf(deps: Deps) {
-  return createPlatformHttp({
-    allowPrivate: deps.config.alerts.allowPrivateWebhooks,
-    timeoutMs: deps.config.enrichment.timeoutMs,
-  });
 }
 
 function backfillDays(text: string): number | null {
@@ -139,7 +132,7 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
       const backfill = backfillDays(kept.backfillDays ?? "");
       if (backfill === null || backfill > 3650)
         return refuse("Past orders: a whole number of days from 0 to 3650.");
-      const http = platformHttpOf(deps);
+      const http = platformHttpFor(deps.config);
       const input = {
         accountId: session.accountId,
         shop: (form === "shopify" ? kept.shop : kept.url) ?? "",
@@ -187,7 +180,7 @@ export function registerStoresRoutes(app: FastifyInstance, deps: Deps): void {
         let notice = done;
         try {
           if (change === "disconnect") {
-            const http = platformHttpOf(deps);
+            const http = platformHttpFor(deps.config);
             try {
               const result = await disconnectLiveStore(
                 deps,
