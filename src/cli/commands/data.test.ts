@@ -125,6 +125,18 @@ for (const engine of ENGINES) {
       });
       expect(result.code).toBe(0);
       expect(await heldDates()).toEqual(["2025-05-12"]);
+
+      const shown = await velvet(database.url, "data", "rates", "--json");
+      expect(shown.code).toBe(0);
+      const held = JSON.parse(shown.stdout);
+      expect(held).toMatchObject({ date: "2025-05-12", source: "ECB" });
+      expect(held.rates).toHaveLength(31); // the euro and the 30 currencies quoted against it
+      expect(held.rates).toContainEqual({ currency: "EUR", perEur: "1", usdPerUnit: "1.1252" });
+      expect(held.rates).toContainEqual({
+        currency: "JPY",
+        perEur: "163.36",
+        usdPerUnit: "0.006888",
+      });
     });
 
     it("changes nothing on a malformed answer, and says why with a non-zero exit", async () => {

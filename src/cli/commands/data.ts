@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { readHeldRates } from "../../features/exchange-rates/held-rates.js";
 import { refreshReferenceRates } from "../../features/exchange-rates/refresh-reference-rates.js";
 import {
   importZipIncome,
@@ -6,6 +7,7 @@ import {
 } from "../../features/zip-income/import-zip-income.js";
 import { plural } from "../../lib/plural.js";
 import { CliError, printResult } from "../output.js";
+import { renderTable } from "../table.js";
 import { withDeps } from "../with-deps.js";
 
 export function registerData(program: Command): void {
@@ -68,6 +70,24 @@ export function registerData(program: Command): void {
           outcome.kind === "stored"
             ? `Stored the ECB reference rates of ${outcome.date} (${plural(outcome.currencies, "currency", "currencies")}).`
             : `The ECB's rates are of ${outcome.date}, older than the ${outcome.heldDate} rates held: nothing changed.`,
+      );
+    });
+
+  data
+    .command("rates")
+    .description("the euro reference rates held: their day, publisher and each currency's rate")
+    .option("--json", "print one JSON object")
+    .action(async (opts: { json?: boolean }) => {
+      const held = await withDeps((deps) => readHeldRates(deps.db.kysely), { providers: false });
+      if (held === null) throw new CliError("No reference rates are held.");
+      printResult(Boolean(opts.json), held, () =>
+        [
+          `${held.source} euro reference rates of ${held.date} (stored ${new Date(held.storedAt).toISOString()}).`,
+          renderTable(
+            ["currency", "per EUR", "USD per unit"],
+            held.rates.map((r) => [r.currency, r.perEur, r.usdPerUnit]),
+          ),
+        ].join("\n"),
       );
     });
 }
