@@ -20,6 +20,7 @@ const FEATURE_ORDER = [
   "audit", // the audit trail other features write to
   "billing",
   "zip-income",
+  "exchange-rates", // the ECB euro reference rates that put other currencies on the dollar bands
   "health",
   "security", // one-time tokens, attempt throttles
   "api-keys", // which store a key acts for

@@ -92,6 +92,14 @@ const ConfigSchema = z.object({
     })
     .optional(),
 
+  // Exchange rates: whether the worker downloads the ECB's reference rates each day (an
+  // outbound call, off unless allowed), and from where (tests point it at a fake).
+  ECB_RATES_REFRESH: boolish.default(false),
+  ECB_RATES_URL: z
+    .string()
+    .url()
+    .default("https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"),
+
   // Destinations: where Klaviyo's API is (tests point it at a fake).
   KLAVIYO_BASE_URL: z.string().url().default("https://a.klaviyo.com"),
   // The dated API versions Velvet speaks: Klaviyo's newest GA revision and Shopify's newest
@@ -175,6 +183,12 @@ export interface Config {
     klaviyoBaseUrl: string;
     /** The `revision` header of every Klaviyo request. */
     klaviyoRevision: string;
+  };
+  exchangeRates: {
+    /** ECB_RATES_REFRESH: the daily job downloads the ECB's rates (off: no outbound call). */
+    refresh: boolean;
+    /** Where `velvet data refresh-rates` and the daily job read the ECB's daily XML. */
+    url: string;
   };
   retention: {
     providerDataDays: number;
@@ -292,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       klaviyoBaseUrl: e.KLAVIYO_BASE_URL.replace(/\/+$/, ""),
       klaviyoRevision: e.KLAVIYO_REVISION,
     },
+    exchangeRates: { refresh: e.ECB_RATES_REFRESH, url: e.ECB_RATES_URL },
     retention: {
       providerDataDays: e.PROVIDER_DATA_RETENTION_DAYS,
       customerDays: e.CUSTOMER_RETENTION_DAYS ?? null,

@@ -27,6 +27,7 @@ import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
 import { observeProviderCalls } from "./features/enrichment/providers/observe-provider-calls.js";
 import type { EnrichmentProvider } from "./features/enrichment/providers/provider.js";
 import { createThreadedProviders } from "./features/enrichment/providers/provider-thread.js";
+import { loadBundledRates } from "./features/exchange-rates/load-bundled-rates.js";
 import { createPromMetrics } from "./features/metrics/create-prom-metrics.js";
 import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
 import { shopifyAccess } from "./features/store-sync/connection-client.js";
@@ -233,17 +234,22 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
 
 /**
  * Brings a database up to date: pending migrations, then the reference data Velvet ships (the
- * Census ZIP-code incomes, loaded only into an empty table).
+ * Census ZIP-code incomes, loaded only into an empty table; the ECB reference rates, stored
+ * only when none as recent are held).
  */
 export async function prepareDatabase(
   db: Db,
   log: Logger,
-): Promise<MigrationReport & { zipIncomesLoaded: number }> {
+  now: number = Date.now(),
+): Promise<MigrationReport & { zipIncomesLoaded: number; referenceRatesLoaded: string | null }> {
   const report = await migrateToLatest(db.kysely);
   const zipIncomesLoaded = await loadBundledZipIncome(db);
   if (zipIncomesLoaded > 0)
     log.info({ rows: zipIncomesLoaded }, "loaded the bundled Census ZIP-code income table");
-  return { ...report, zipIncomesLoaded };
+  const referenceRatesLoaded = await loadBundledRates(db, now);
+  if (referenceRatesLoaded !== null)
+    log.info({ date: referenceRatesLoaded }, "loaded the bundled ECB reference rates");
+  return { ...report, zipIncomesLoaded, referenceRatesLoaded };
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {

@@ -7,6 +7,7 @@ import { alertTasks } from "./features/alerts/alert-tasks.js";
 import { deliverToDestinationTask } from "./features/destinations/deliver-to-destination.js";
 import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
 import { resumeDeferredLookupsTask } from "./features/enrichment/resume-deferred-lookups.js";
+import { refreshRatesTask } from "./features/exchange-rates/refresh-rates-task.js";
 import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
 import { retentionTasks } from "./features/privacy/retention/retention-tasks.js";
 import { createStoreSyncTask } from "./features/store-sync/sync-task.js";
@@ -21,6 +22,7 @@ export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<unknown,
     ...alertTasks(deps.alerts),
     eraseClosedAccountTask(),
     ...retentionTasks(),
+    refreshRatesTask(),
     createStoreSyncTask(),
     createStoreEventTask(),
     createWebhookCheckTask(),

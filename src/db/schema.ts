@@ -199,6 +199,18 @@ export interface ZipIncomesTable {
   margin_of_error: number | null;
 }
 
+/** The latest day of euro reference rates, one row per currency (migration 0027). */
+export interface ExchangeRatesTable {
+  currency: string;
+  /** Units of the currency for one euro, as published (a decimal string). */
+  per_eur: string;
+  /** The day the rates are for, YYYY-MM-DD. */
+  rate_date: string;
+  /** Who published them: "ECB". */
+  source: string;
+  stored_at: number;
+}
+
 export type AlertChannel = "chat" | "email";
 /**
  * `waiting`: an e-mail alert that no server able to send mail (SMTP_URL) has run yet; it keeps
@@ -523,6 +535,7 @@ export interface Database {
   enrichments: EnrichmentsTable;
   provider_results: ProviderResultsTable;
   zip_incomes: ZipIncomesTable;
+  exchange_rates: ExchangeRatesTable;
   alerts: AlertsTable;
   vip_verdicts: VipVerdictsTable;
   alert_attempts: AlertAttemptsTable;

@@ -5,6 +5,7 @@ import { type Db, openDatabase } from "../../db/connect.js";
 import { migrateToLatest } from "../../db/migrate.js";
 import type { Database } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
+import { storeRateDay } from "../exchange-rates/store-rate-day.js";
 import { MIN_STORE_ORDERS } from "./offline/order-history.js";
 import {
   createStoreWindows,
@@ -148,7 +149,7 @@ for (const engine of ENGINES) {
       expect(s.area).toEqual({ kind: "not_loaded" });
     });
 
-    it("waits for the store's own orders in a currency the prior does not know", async () => {
+    it("waits for the store's own orders in a currency without a reference rate", async () => {
       const store = await createStore(k);
       const c = await createCustomer(k, store);
       await addOrder(k, store, c, "950.00", "EUR");
@@ -276,7 +277,12 @@ for (const engine of ENGINES) {
       const c = await createCustomer(k, store);
       await addOrder(k, store, c, "950.00", "EUR");
       const s = await signalsOf(k, windows, c, clock);
-      expect(s.latestOrder).toEqual({ kind: "order", total: "950.00", currency: "EUR" });
+      expect(s.latestOrder).toEqual({
+        kind: "order",
+        total: "950.00",
+        currency: "EUR",
+        usd: { kind: "no_rate", currency: "EUR" },
+      });
       expect(s.storeRank).toEqual({
         kind: "ranked",
         percentile: 97.5,
@@ -319,6 +325,63 @@ for (const engine of ENGINES) {
           expected,
         );
       }
+    });
+    // Last: the rates stored here would convert the other tests' EUR orders.
+    it("converts an order in another currency with the rates held, and ranks it in dollars until the store has its own", async () => {
+      await storeRateDay(
+        db,
+        {
+          date: "2025-05-09",
+          source: "ECB",
+          rates: new Map([
+            ["USD", "1.1252"],
+            ["JPY", "163.36"],
+            ...["GBP", "CHF", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF"].map(
+              (c) => [c, "1.5"] as [string, string],
+            ),
+          ]),
+        },
+        clock,
+      );
+      const store = await createStore(k);
+      const c = await createCustomer(k, store);
+      await addOrder(k, store, c, "925.50", "EUR");
+      const s = await signalsOf(k, windows, c, clock);
+      // 925.50 × 1.1252 = 1,041.3726: $1,041.37.
+      expect(s.latestOrder).toEqual({
+        kind: "order",
+        total: "925.50",
+        currency: "EUR",
+        usd: {
+          kind: "converted",
+          usdTotal: "1041.37",
+          quote: {
+            currency: "EUR",
+            perEur: "1",
+            usdPerEur: "1.1252",
+            date: "2025-05-09",
+            source: "ECB",
+          },
+        },
+      });
+      expect(s.storeRank).toMatchObject({
+        kind: "prior",
+        storeOrders: 1,
+        currency: "EUR",
+        usdTotal: "1041.37",
+      });
+
+      const yen = await createCustomer(k, store);
+      await addOrder(k, store, yen, "150000", "JPY");
+      const y = await signalsOf(k, windows, yen, clock);
+      // 150,000 × 1.1252 ÷ 163.36 = 1,033.1783…: $1,033.18.
+      expect(y.latestOrder).toMatchObject({ usd: { kind: "converted", usdTotal: "1033.18" } });
+
+      const franc = await createCustomer(k, store);
+      await addOrder(k, store, franc, "500.00", "XOF");
+      const f = await signalsOf(k, windows, franc, clock);
+      expect(f.latestOrder).toMatchObject({ usd: { kind: "no_rate", currency: "XOF" } });
+      expect(f.storeRank).toMatchObject({ kind: "too_few_orders", currency: "XOF" });
     });
   });
 }

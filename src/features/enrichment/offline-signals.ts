@@ -4,8 +4,10 @@
  * store, and the affluent-area lookup of the customer's ZIP code.
  *
  * Currency: the order keeps its amount and currency as submitted. Absolute value bands are in
- * USD and the score applies them to USD orders only (no exchange rates: a stale rate would make
- * a silent error); the store comparison works in any currency, against orders in the same one.
+ * USD: an order in another currency is converted with the latest euro reference rates held
+ * (offline/order-in-usd.ts), the rate, its date and source named in the reason; a currency
+ * without a rate scores nothing there, and says so. The store comparison works in any currency,
+ * against orders in the same one.
  */
 import type { Kysely } from "kysely";
 import type { Customer, Database } from "../../db/schema.js";
@@ -18,6 +20,7 @@ import {
   rankInStore,
   type StoreRank,
 } from "./offline/order-history.js";
+import { valueInUsd } from "./offline/order-in-usd.js";
 import type { StoreWindows } from "./offline/store-order-window.js";
 
 export type { AreaIncome, EmailDomain, LatestOrder, StoreRank };
@@ -49,7 +52,7 @@ export async function gatherOfflineSignals(
 ): Promise<OfflineSignals> {
   // Sequential: a handful of sub-millisecond queries, run inside the transaction that stores
   // the result (save-enrichment.ts), on its one connection.
-  const order = await latestOrder(db, customer.id);
+  const order = await withUsdValue(db, await latestOrder(db, customer.id));
   const storeRank = await rankInStore(db, windows, customer.store_id, order, now);
   const orderCount = await customerOrderCount(db, customer.id);
   const area = await areaIncome(db, customer.address_zipcode, customer.address_country);
@@ -60,4 +63,10 @@ export async function gatherOfflineSignals(
     orderCount,
     area,
   };
+}
+
+/** The order with its dollar value when it is in another currency (one indexed read). */
+async function withUsdValue(db: Kysely<Database>, order: LatestOrder): Promise<LatestOrder> {
+  if (order.kind === "none" || order.currency === "USD") return order;
+  return { ...order, usd: await valueInUsd(db, order.total, order.currency) };
 }

@@ -8,19 +8,29 @@
  * carry a total (the customer's own order included; store-order-window.ts reads and keeps them):
  * recent prices are the relevant yardstick, and the window bounds the cost (an index walk on
  * (store_id, created_at, id), never a scan of a large store's whole history). Below MIN_STORE_ORDERS
- * the store's own rank means little: a USD order is then ranked against typical online orders
- * (order-value-prior.ts) until the store has its own, so the signal works from the first order;
- * other currencies wait for the store's own orders.
+ * the store's own rank means little: an order is then ranked against typical online orders
+ * (order-value-prior.ts, in dollars) until the store has its own, so the signal works from the
+ * first order; an order in another currency is ranked there by its value converted with the
+ * reference rates (order-in-usd.ts), and waits for the store's own orders when there is no rate.
  */
 import { type Kysely, sql } from "kysely";
 import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
+import type { UsdValue } from "./order-in-usd.js";
 import { priorPercentile } from "./order-value-prior.js";
 import { countBelowAndEqual, type StoreWindows } from "./store-order-window.js";
 
 export const MIN_STORE_ORDERS = 20;
 
-export type LatestOrder = { kind: "order"; total: string; currency: string } | { kind: "none" };
+export type LatestOrder =
+  | {
+      kind: "order";
+      total: string;
+      currency: string;
+      /** Its value in dollars, for an order in another currency (absent for a USD order). */
+      usd?: UsdValue;
+    }
+  | { kind: "none" };
 
 export type StoreRank =
   | {
@@ -32,11 +42,13 @@ export type StoreRank =
     }
   | {
       kind: "prior";
-      /** Percentile rank 0–100 (one decimal) among typical online orders (USD only). */
+      /** Percentile rank 0–100 (one decimal) among typical online orders, in dollars. */
       percentile: number;
       storeOrders: number;
       minimum: number;
-      currency: "USD";
+      currency: string;
+      /** The dollar value ranked, for an order in another currency (absent for a USD order). */
+      usdTotal?: string;
     }
   | { kind: "too_few_orders"; storeOrders: number; minimum: number; currency: string }
   | { kind: "no_order" };
@@ -99,6 +111,16 @@ export async function rankInStore(
       storeOrders: n,
       minimum: MIN_STORE_ORDERS,
       currency: "USD",
+    };
+  }
+  if (n < MIN_STORE_ORDERS && order.usd?.kind === "converted") {
+    return {
+      kind: "prior",
+      percentile: priorPercentile(Number(order.usd.usdTotal)),
+      storeOrders: n,
+      minimum: MIN_STORE_ORDERS,
+      currency: order.currency,
+      usdTotal: order.usd.usdTotal,
     };
   }
   if (n < MIN_STORE_ORDERS) {

@@ -78,16 +78,92 @@ describe("computeScore: skipped signals say why", () => {
     expect(line(score({}, { area }), "area_median_income_usd")).toMatchObject({ value, points: 0 });
   });
 
-  it("applies USD bands to USD orders only, but ranks any currency in its store", () => {
+  it("scores an order in another currency on the dollar bands at its converted value, naming the rate", () => {
     const result = score(
       {},
       {
-        latestOrder: { kind: "order", total: "5000.00", currency: "EUR" },
-        storeRank: { kind: "ranked", percentile: 99.5, storeOrders: 40, currency: "EUR" },
+        latestOrder: {
+          kind: "order",
+          total: "925.50",
+          currency: "EUR",
+          usd: {
+            kind: "converted",
+            usdTotal: "1001.39",
+            quote: {
+              currency: "EUR",
+              perEur: "1",
+              usdPerEur: "1.0820",
+              date: "2026-11-26",
+              source: "ECB",
+            },
+          },
+        },
+        storeRank: {
+          kind: "prior",
+          percentile: 98.4,
+          storeOrders: 3,
+          minimum: 20,
+          currency: "EUR",
+          usdTotal: "1001.39",
+        },
+      },
+    );
+    expect(line(result, "order_value")).toEqual({
+      source: "offline",
+      signal: "order_value",
+      value: "€925.50 ≈ $1,001.39 at 1.0820 USD/EUR, ECB 2026-11-26",
+      points: 25,
+    });
+    expect(line(result, "order_vs_store_percentile")).toMatchObject({
+      value:
+        "98.4 among typical online orders, as $1,001.39 (store has 3 EUR orders, 20 for its own)",
+      points: 10,
+    });
+  });
+
+  it("names a yen rate with the digits it needs", () => {
+    const result = score(
+      {},
+      {
+        latestOrder: {
+          kind: "order",
+          total: "150000",
+          currency: "JPY",
+          usd: {
+            kind: "converted",
+            usdTotal: "1033.18",
+            quote: {
+              currency: "JPY",
+              perEur: "163.36",
+              usdPerEur: "1.1252",
+              date: "2025-05-09",
+              source: "ECB",
+            },
+          },
+        },
       },
     );
     expect(line(result, "order_value")).toMatchObject({
-      value: "5000.00 EUR (bands are in USD)",
+      value: "¥150,000 ≈ $1,033.18 at 0.006888 USD/JPY, ECB 2025-05-09",
+      points: 25,
+    });
+  });
+
+  it("says when a currency has no reference rate: nothing on the dollar bands, the store's own rank still counts", () => {
+    const result = score(
+      {},
+      {
+        latestOrder: {
+          kind: "order",
+          total: "5000.00",
+          currency: "XOF",
+          usd: { kind: "no_rate", currency: "XOF" },
+        },
+        storeRank: { kind: "ranked", percentile: 99.5, storeOrders: 40, currency: "XOF" },
+      },
+    );
+    expect(line(result, "order_value")).toMatchObject({
+      value: "5000.00 XOF (no reference rate for XOF)",
       points: 0,
     });
     expect(line(result, "order_vs_store_percentile")).toMatchObject({ value: 99.5, points: 15 });

@@ -1,7 +1,9 @@
 /** The score lines that come from the offline signals (order, store history, e-mail, area). */
 
 import { isDecimalString, toMicros } from "../../../lib/decimal.js";
+import { formatMoney } from "../../../lib/money.js";
 import { plural } from "../../../lib/plural.js";
+import { usdPerUnitText } from "../../exchange-rates/usd-conversion.js";
 import type { AreaIncome, OfflineSignals } from "../offline-signals.js";
 import type { ScoreSignal } from "./score-signal.js";
 import {
@@ -37,12 +39,30 @@ export function offlineSignals(offline: OfflineSignals): ScoreSignal[] {
   ];
 }
 
+/**
+ * A USD order's value is "<total> USD" (signal-values.ts formats it); an order in another
+ * currency says what it was converted to and with which rate, of which day and publisher:
+ * "€925.50 ≈ $1,001.39 at 1.0820 USD/EUR, ECB 2026-11-26".
+ */
 function orderValue({ latestOrder: order }: OfflineSignals): ScoreSignal {
   const base = { source: "offline", signal: "order_value" };
   if (order.kind === "none") return { ...base, value: NO_ORDER_TOTAL, points: 0 };
-  const value = `${order.total} ${order.currency}`;
-  if (order.currency !== "USD") return { ...base, value: `${value} (bands are in USD)`, points: 0 };
-  return { ...base, value, points: usdOrderPoints(order.total) };
+  if (order.currency === "USD") {
+    return { ...base, value: `${order.total} USD`, points: usdOrderPoints(order.total) };
+  }
+  const usd = order.usd;
+  if (usd?.kind !== "converted") {
+    return {
+      ...base,
+      value: `${order.total} ${order.currency} (no reference rate for ${order.currency})`,
+      points: 0,
+    };
+  }
+  const { quote } = usd;
+  const value =
+    `${formatMoney(order.total, order.currency)} ≈ ${formatMoney(usd.usdTotal, "USD")} at ` +
+    `${usdPerUnitText(quote)} USD/${order.currency}, ${quote.source} ${quote.date}`;
+  return { ...base, value, points: usdOrderPoints(usd.usdTotal) };
 }
 
 /** Exact: "499.999" is below the $500 band, whatever a float would round it to. */
@@ -63,12 +83,14 @@ function storeRank({ storeRank: rank }: OfflineSignals): ScoreSignal {
         value: `store has ${plural(rank.storeOrders, `${rank.currency} order`)}, ${rank.minimum} needed`,
         points: 0,
       };
-    case "prior":
+    case "prior": {
+      const as = rank.usdTotal === undefined ? "" : `, as ${formatMoney(rank.usdTotal, "USD")}`;
       return {
         ...base,
-        value: `${rank.percentile} among typical online orders (store has ${plural(rank.storeOrders, "USD order")}, ${rank.minimum} for its own)`,
+        value: `${rank.percentile} among typical online orders${as} (store has ${plural(rank.storeOrders, `${rank.currency} order`)}, ${rank.minimum} for its own)`,
         points: bandPoints(rank.percentile, STORE_PERCENTILE_BANDS),
       };
+    }
     case "ranked":
       return {
         ...base,

@@ -109,7 +109,7 @@ export const AREA_MEDIAN_INCOME_BANDS: Band[] = [
   { atLeast: 100_000, points: 6 },
 ];
 
-/** The latest order's total, for USD orders only (no exchange rates: see offline-signals.ts). */
+/** The latest order's total in US dollars (another currency converted: see offline-signals.ts). */
 export const ORDER_VALUE_USD_BANDS: Band[] = [
   { atLeast: 2_500, points: 30 },
   { atLeast: 1_000, points: 25 },
