@@ -28,7 +28,8 @@ export async function startFakeProvidersProcess(
   return { env, child, stop: () => child.stop() };
 }
 
-async function readEnvLine(
+/** The first JSON line a fake's process printed (fake-shopify-process.ts reads its own so). */
+export async function readEnvLine(
   logFile: string,
   child: StartedChild,
   timeoutMs = 20_000,
@@ -42,5 +43,5 @@ async function readEnvLine(
     await new Promise((r) => setTimeout(r, 50));
   }
   await child.stop();
-  throw new Error(`the fake providers did not start; last log lines:\n${tail(logFile)}`);
+  throw new Error(`the fake did not start; last lines of ${logFile}:\n${tail(logFile)}`);
 }

@@ -11,8 +11,11 @@
 import autocannon from "autocannon";
 
 export interface RequestSource {
-  /** The next request body and a tag identifying it (e.g. the customer's number). */
-  next(): { body: string; tag: number };
+  /**
+   * The next request body and a tag identifying it (e.g. the customer's number), and the
+   * request's own headers when it has some (a signed webhook delivery; paced-load.ts only).
+   */
+  next(): { body: string; tag: number; headers?: Record<string, string> };
   /** Called with every answer; returns false when the answer is wrong (counted as a mismatch). */
   check(tag: number, status: number, body: string): boolean;
 }

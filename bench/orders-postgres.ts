@@ -288,7 +288,8 @@ function combine(results: LoadResult[]): LoadResult {
   };
 }
 
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A fresh database on BENCH_PG_URL's server, and the way to drop it (webhooks.ts uses it too). */
+export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `velvet_bench_${runTag()}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();

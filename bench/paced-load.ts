@@ -49,6 +49,10 @@ export interface PacedResult {
   statusCodes: Record<string, number>;
   /** Latencies of the requests scheduled in the measured window. */
   window: LatencyStats;
+  /** Latencies of every request, warm-up included (the slowest answer of the whole stream). */
+  all: LatencyStats;
+  /** Epoch ms: when the stream's last request was handed to the client. */
+  lastSentAt: number;
   /** How late requests left against their schedule (the load generator's own health). */
   sendLateness: LatencyStats;
   /** The window second by second: p99 and max latency of the requests sent in each. */
@@ -68,18 +72,25 @@ export async function runPaced(spec: PacedSpec): Promise<PacedResult> {
   const total = Math.round(spec.ratePerSec * (spec.warmupSec + spec.durationSec));
   const firstMeasured = Math.round(spec.ratePerSec * spec.warmupSec);
   const windowLatencies: number[] = [];
+  const allLatencies: number[] = [];
   const perSecond: number[][] = Array.from({ length: Math.ceil(spec.durationSec) }, () => []);
   const lateness: number[] = [];
   const statusCodes: Record<string, number> = {};
   const counts = { correct: 0, non2xx: 0, mismatches: 0, errors: 0 };
 
   async function send(index: number): Promise<void> {
-    const { body, tag } = spec.source.next();
+    const { body, tag, headers: own } = spec.source.next();
     const sentAt = performance.now();
     try {
-      const answer = await pool.request({ path: spec.path, method: "POST", headers, body });
+      const answer = await pool.request({
+        path: spec.path,
+        method: "POST",
+        headers: own === undefined ? headers : { ...headers, ...own },
+        body,
+      });
       const text = await answer.body.text();
       const ms = performance.now() - sentAt;
+      allLatencies.push(ms);
       if (index >= firstMeasured) {
         windowLatencies.push(ms);
         perSecond[Math.floor((index - firstMeasured) / spec.ratePerSec)]?.push(ms);
@@ -97,12 +108,14 @@ export async function runPaced(spec: PacedSpec): Promise<PacedResult> {
   const startedAt = Date.now();
   const t0 = performance.now();
   const inFlight = new Set<Promise<void>>();
+  let lastSentAt = startedAt;
   try {
     for (let i = 0; i < total; i++) {
       const due = t0 + i * intervalMs;
       const wait = due - performance.now();
       if (wait > 0.5) await new Promise((r) => setTimeout(r, wait));
       lateness.push(Math.max(0, performance.now() - due));
+      lastSentAt = Date.now();
       const request = send(i);
       inFlight.add(request);
       void request.finally(() => inFlight.delete(request));
@@ -112,6 +125,7 @@ export async function runPaced(spec: PacedSpec): Promise<PacedResult> {
     await pool.close();
   }
   windowLatencies.sort((a, b) => a - b);
+  allLatencies.sort((a, b) => a - b);
   lateness.sort((a, b) => a - b);
   return {
     ratePerSec: spec.ratePerSec,
@@ -123,6 +137,8 @@ export async function runPaced(spec: PacedSpec): Promise<PacedResult> {
     ...counts,
     statusCodes,
     window: latencyStats(windowLatencies),
+    all: latencyStats(allLatencies),
+    lastSentAt,
     sendLateness: latencyStats(lateness),
     bySecond: perSecond.map((second) => {
       const stats = latencyStats(second.sort((a, b) => a - b));

@@ -6,11 +6,12 @@
  *
  * Settings (environment): BENCH_DURATION (measured seconds per run, 10), BENCH_WARMUP (3),
  * BENCH_CONNECTIONS (50), BENCH_PHASES (comma-separated names, all by default),
- * BENCH_PG_URL (the PostgreSQL server of the orders-pg phase, which makes and drops its own
+ * BENCH_PG_URL (the PostgreSQL server of the orders-pg and webhooks phases, which make and drop their own
  * database; default postgres://postgres@127.0.0.1:5432/postgres), BENCH_PG_ROUNDS (2),
  * BENCH_SQLITE_ROUNDS (2), BENCH_PG_NODE_CORES (the capped nodes' CPU budget, 0.35) and
  * BENCH_PG_CAP_PERIOD_MS (its quota period, 100), BENCH_PG_QUIET_RATE (the paced quiet-store run's
- * new customers a second, 100),
+ * new customers a second, 100), BENCH_WEBHOOK_RATES (the webhooks phase's deliveries a second,
+ * "200,300"),
  * BENCH_NODE_FLAGS (extra node flags for the Velvet server, e.g. --cpu-prof), BENCH_LOG_LEVEL
  * (the Velvet server's LOG_LEVEL, info), BENCH_KEEP=1
  * (keep the temporary databases and server logs).
@@ -26,6 +27,7 @@ import { metricsPhase } from "./metrics-cost.js";
 import { ordersPhase } from "./orders.js";
 import { ordersPostgresPhase } from "./orders-postgres.js";
 import type { BenchSettings, Phase, Target } from "./phase.js";
+import { webhooksPhase } from "./webhooks.js";
 
 const PHASES: Phase[] = [
   ordersPhase,
@@ -34,6 +36,7 @@ const PHASES: Phase[] = [
   dashboardPhase,
   enrichmentPhase,
   importPhase,
+  webhooksPhase,
 ];
 const RESULTS_DIR = path.resolve("bench", "results");
 
