@@ -53,6 +53,15 @@ export async function listConnections(
       "webhook_note",
       "webhook_last_at",
       "created_at",
+      // The orders pushed by the store's webhooks and taken, while their deliveries are still
+      // held (features/store-webhooks folds them into orders_synced when they go).
+      (eb) =>
+        eb
+          .selectFrom("store_events")
+          .select((e) => e.fn.countAll().as("n"))
+          .whereRef("store_events.connection_id", "=", "store_connections.id")
+          .where("store_events.outcome", "=", "taken")
+          .as("pushed"),
     ])
     .orderBy("created_at")
     .orderBy("id");
@@ -66,7 +75,7 @@ export async function listConnections(
     credentials: r.credentials_hint,
     state: r.state,
     lastSyncAt: r.last_sync_at === null ? null : iso(r.last_sync_at),
-    ordersSynced: Number(r.orders_synced),
+    ordersSynced: Number(r.orders_synced) + Number(r.pushed ?? 0),
     ordersSkipped: Number(r.orders_skipped),
     skipReasons: parseReasons(r.skip_reasons),
     lastError: r.last_error,

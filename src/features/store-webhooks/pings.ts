@@ -23,7 +23,7 @@ export async function recordPing(
   webhookId: string,
 ): Promise<void> {
   const now = deps.clock.now();
-  const held = await deps.db.kysely
+  const held = await deps.db.indexed
     .selectFrom("store_events")
     .select((eb) => eb.fn.countAll().as("n"))
     .where("connection_id", "=", connectionId)
@@ -31,7 +31,7 @@ export async function recordPing(
     .where("topic", "=", "ping")
     .executeTakeFirst();
   if (Number(held?.n ?? 0) >= MAX_PINGS) return;
-  await deps.db.kysely
+  await deps.db.indexed
     .insertInto("store_events")
     .values({
       id: newId(now),

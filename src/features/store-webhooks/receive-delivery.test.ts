@@ -13,7 +13,9 @@ import { waitFor } from "../../../test/support/job-deps.js";
 import { connect, STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { cliActor } from "../audit/audit-actor.js";
+import { listConnections } from "../store-sync/list-connections.js";
 import { changeConnection } from "../store-sync/manage-connection.js";
+import { EVENT_KEEP_MS, foldOldEvents } from "./fold-events.js";
 import { signatureOf } from "./verify-signature.js";
 
 const WEBHOOK_SECRET = "shpss_custom_app_api_secret_key_0001";
@@ -145,6 +147,17 @@ for (const engine of ENGINES) {
       );
       expect(await orders("5001")).toHaveLength(1);
       expect(await charges(order?.customer_id as string)).toHaveLength(1);
+      const count = async () =>
+        (await listConnections(app.deps.db.kysely, account.accountId))[0]?.ordersSynced;
+      expect(await count()).toBe(1);
+
+      // Two days later the deliveries go, their order folded into the connection's count.
+      const later = app.deps.clock.now() + EVENT_KEEP_MS + 1000;
+      expect(
+        await foldOldEvents({ db: app.deps.db, clock: { now: () => later } }, connectionId),
+      ).toBe(2);
+      expect(await events()).toHaveLength(0);
+      expect(await count()).toBe(1);
     });
 
     it("refuses a wrong or missing signature with 401 and writes nothing", async () => {

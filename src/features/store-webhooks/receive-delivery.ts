@@ -48,7 +48,10 @@ export async function receiveDelivery(deps: StoreSyncDeps, delivery: Delivery): 
     const value = delivery.headers[name];
     return Array.isArray(value) ? value[0] : value;
   };
-  const connection = await deps.db.kysely
+  // The intake's own connections (db/connect.ts `indexed`: on PostgreSQL a few kept apart from
+  // the pool the worker's jobs use), so an answer never waits behind a busy worker.
+  const db = deps.db.indexed;
+  const connection = await db
     .selectFrom("store_connections")
     .innerJoin("accounts", "accounts.id", "store_connections.account_id")
     .select(["store_connections.id", "store_connections.credentials", "store_connections.state"])
@@ -90,7 +93,7 @@ export async function receiveDelivery(deps: StoreSyncDeps, delivery: Delivery): 
     header(rules.deliveryIdHeader) ?? `sha256:${createHash("sha256").update(raw).digest("hex")}`;
   const now = deps.clock.now();
   const eventId = newId(now);
-  const inserted = await deps.db.kysely.transaction().execute(async (trx) => {
+  const inserted = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto("store_events")
       .values({

@@ -7,9 +7,11 @@
  * same transaction, so a crash either leaves the event to run again or has taken it fully.
  *
  * An order the intake refuses (no e-mail, a one-word name) is recorded as refused; the event is
- * done. Processed events are kept (without body) for EVENT_KEEP_MS, the window in which a
- * platform may deliver the same event again (Shopify retries for four hours); older ones of
- * the connection are deleted as each event is taken.
+ * done. The job never writes the connection's row: under a burst of deliveries every event of a
+ * store would otherwise queue behind the one before it for that row's lock (on PostgreSQL,
+ * holding pool connections the inbound route then waits for). The orders an event took are
+ * counted from the events themselves and folded into the connection's count when old events
+ * are deleted (fold-events.ts).
  */
 import type { Transaction } from "kysely";
 import { z } from "zod";
@@ -23,9 +25,6 @@ import { PLATFORM_WEBHOOKS, type WebhookPlatform } from "./webhook-platforms.js"
 export const STORE_EVENT_TASK = "store-event";
 const Payload = z.object({ eventId: z.string().min(1) });
 type Payload = z.infer<typeof Payload>;
-
-/** Two days: longer than any platform's retries of one delivery. */
-export const EVENT_KEEP_MS = 2 * 24 * 60 * 60 * 1000;
 
 export async function enqueueStoreEvent(
   trx: Transaction<Database>,
@@ -115,13 +114,6 @@ export async function takeStoreEvent(
                 : taken?.newOrder
                   ? "taken"
                   : "existing";
-            if (taken?.newOrder) {
-              await trx
-                .updateTable("store_connections")
-                .set((eb) => ({ orders_synced: eb("orders_synced", "+", 1) }))
-                .where("id", "=", connection.id)
-                .execute();
-            }
           }
         }
         const now = deps.clock.now();
@@ -129,12 +121,6 @@ export async function takeStoreEvent(
           .updateTable("store_events")
           .set({ processed_at: now, body: null, outcome: said })
           .where("id", "=", eventId)
-          .execute();
-        await trx
-          .deleteFrom("store_events")
-          .where("connection_id", "=", connection.id)
-          .where("received_at", "<", now - EVENT_KEEP_MS)
-          .where("processed_at", "is not", null)
           .execute();
         return said;
       });

@@ -1,6 +1,7 @@
 /**
  * The `store-webhooks` job: one per connection, keyed `store-webhooks:<connection id>`, that
- * keeps its subscriptions in place (ensure-webhooks.ts). It runs when the store is connected,
+ * keeps its subscriptions in place (ensure-webhooks.ts) and lets old deliveries go
+ * (fold-events.ts). It runs when the store is connected,
  * then every STORE_RECONCILE_INTERVAL_SECONDS while the webhooks deliver or are off (an address
  * set later, a key given more rights), and every FAILING_CHECK_MS while they are failing. Once
  * the connection is gone the job ends. A worker starting makes sure every connection has one.
@@ -14,6 +15,7 @@ import { ensureConnectionJobs } from "../store-sync/ensure-connection-jobs.js";
 import { platformHttpFor } from "../store-sync/platform-http.js";
 import type { StoreSyncDeps } from "../store-sync/store-sync-deps.js";
 import { ensureWebhooks } from "./ensure-webhooks.js";
+import { foldOldEvents } from "./fold-events.js";
 
 export const WEBHOOK_CHECK_TASK = "store-webhooks";
 const Payload = z.object({ connectionId: z.string().min(1) });
@@ -54,6 +56,7 @@ export function createWebhookCheckTask(): TaskDefinition<Payload, StoreSyncDeps>
       try {
         const status = await ensureWebhooks(deps, http, payload.connectionId, ctx.signal);
         if (status === null) return { kind: "done" };
+        await foldOldEvents(deps, payload.connectionId);
         const delayMs =
           status.webhooks === "failing"
             ? Math.min(FAILING_CHECK_MS, deps.config.storeSync.reconcileIntervalMs)
