@@ -12,9 +12,9 @@
  * 4. A topic Velvet did not subscribe to, or a delivery for a paused or broken connection, is
  *    answered 200 and ignored (a refusal would make the platform drop the subscription; the
  *    connection's polling reads the store again when it is resumed).
- * 5. One transaction: the delivery stored under the platform's delivery id (a delivery seen
- *    before inserts nothing: `received: "duplicate"`), its `store-event` job, and the
- *    connection's webhook health (a verified delivery proves the webhooks deliver). Then 200.
+ * 5. The delivery stored under the platform's delivery id with its `store-event` job, atomically
+ *    (store-delivery.ts; a delivery seen before inserts nothing: `received: "duplicate"`), and
+ *    the connection's webhook health (a verified delivery proves the webhooks deliver). Then 200.
  * The order itself is taken by the job (store-event-task.ts), so the answer never waits on
  * enrichment or on other orders: Shopify gives a delivery five seconds
  * (https://shopify.dev/docs/apps/build/webhooks/troubleshooting-webhooks).
@@ -25,7 +25,7 @@ import { newId } from "../../lib/ids.js";
 import { openCredentials } from "../store-sync/credentials.js";
 import type { StoreSyncDeps } from "../store-sync/store-sync-deps.js";
 import { recordPing } from "./pings.js";
-import { enqueueStoreEvent } from "./store-event-task.js";
+import { storeDelivery } from "./store-delivery.js";
 import { signatureMatches } from "./verify-signature.js";
 import { PLATFORM_WEBHOOKS, type WebhookPlatform } from "./webhook-platforms.js";
 
@@ -54,7 +54,13 @@ export async function receiveDelivery(deps: StoreSyncDeps, delivery: Delivery): 
   const connection = await db
     .selectFrom("store_connections")
     .innerJoin("accounts", "accounts.id", "store_connections.account_id")
-    .select(["store_connections.id", "store_connections.credentials", "store_connections.state"])
+    .select([
+      "store_connections.id",
+      "store_connections.credentials",
+      "store_connections.state",
+      "store_connections.webhooks",
+      "store_connections.webhook_last_at",
+    ])
     .where("store_connections.id", "=", connectionId)
     .where("store_connections.platform", "=", platform)
     .where("accounts.closed_at", "is", null)
@@ -93,38 +99,27 @@ export async function receiveDelivery(deps: StoreSyncDeps, delivery: Delivery): 
     header(rules.deliveryIdHeader) ?? `sha256:${createHash("sha256").update(raw).digest("hex")}`;
   const now = deps.clock.now();
   const eventId = newId(now);
-  const inserted = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto("store_events")
-      .values({
-        id: eventId,
-        connection_id: connection.id,
-        delivery_id: deliveryId.slice(0, 200),
-        topic,
-        body: raw.toString("utf8"),
-        received_at: now,
-        processed_at: null,
-        outcome: null,
-      })
-      .onConflict((oc) => oc.columns(["connection_id", "delivery_id"]).doNothing())
-      .executeTakeFirst();
-    if ((row.numInsertedOrUpdatedRows ?? 0n) === 0n) return false;
-    await enqueueStoreEvent(trx, eventId, now);
-    await trx
+  const inserted = await storeDelivery(deps.db, {
+    id: eventId,
+    connectionId: connection.id,
+    deliveryId: deliveryId.slice(0, 200),
+    topic,
+    body: raw.toString("utf8"),
+    receivedAt: now,
+  });
+  if (inserted) deps.jobs.notify();
+  // A verified delivery proves the webhooks deliver: written at most every HEALTH_WRITE_MS
+  // (one row that every delivery of the store would otherwise write).
+  const stale =
+    connection.webhooks !== "active" ||
+    connection.webhook_last_at === null ||
+    Number(connection.webhook_last_at) < now - HEALTH_WRITE_MS;
+  if (stale) {
+    await db
       .updateTable("store_connections")
       .set({ webhooks: "active", webhook_note: null, webhook_last_at: now })
       .where("id", "=", connection.id)
-      .where((eb) =>
-        eb.or([
-          eb("webhooks", "!=", "active"),
-          eb("webhook_last_at", "is", null),
-          eb("webhook_last_at", "<", now - HEALTH_WRITE_MS),
-        ]),
-      )
       .execute();
-    return true;
-  });
-  if (!inserted) return "duplicate";
-  deps.jobs.notify();
-  return "new";
+  }
+  return inserted ? "new" : "duplicate";
 }

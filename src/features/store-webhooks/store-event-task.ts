@@ -23,6 +23,7 @@ import { OrderRefused, writePulledOrders } from "../store-sync/write-pulled-orde
 import { PLATFORM_WEBHOOKS, type WebhookPlatform } from "./webhook-platforms.js";
 
 export const STORE_EVENT_TASK = "store-event";
+export const STORE_EVENT_MAX_ATTEMPTS = 20;
 const Payload = z.object({ eventId: z.string().min(1) });
 type Payload = z.infer<typeof Payload>;
 
@@ -37,7 +38,7 @@ export async function enqueueStoreEvent(
       task: STORE_EVENT_TASK,
       payload: { eventId },
       jobKey: `${STORE_EVENT_TASK}:${eventId}`,
-      maxAttempts: 20,
+      maxAttempts: STORE_EVENT_MAX_ATTEMPTS,
     },
     now,
   );
