@@ -47,6 +47,7 @@ const DETAIL_LABELS: Record<string, string> = {
   chatWebhook: "chat webhook",
   alertEmails: "alert addresses",
   apiRateLimit: "API rate limit a minute (null: default)",
+  tiers: "tiers",
   ip: "from",
   orders: "orders",
   providerAnswers: "provider answers",
