@@ -29,6 +29,7 @@ import { systemActor } from "../audit/audit-actor.js";
 import { closeAccount } from "../privacy/close-account.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { eraseInactiveCustomers } from "../privacy/retention/erase-inactive-customers.js";
+import { updateAccount } from "../accounts/update-account.js";
 import { addDestination } from "./add-destination.js";
 import { NO_PRIVACY_SCOPE_NOTE } from "./klaviyo/klaviyo-forget.js";
 import { testDestination } from "./test-destination.js";
@@ -59,6 +60,10 @@ for (const engine of ENGINES) {
       };
       app = await startTestApp(engine, { worker: true, env });
       account = await app.createAccount({ name: "Acme Store" });
+      // A VIP scores above the threshold of 70, so from 71: the Gold tier.
+      await updateAccount(app.deps.db.kysely, account.accountId, {
+        tiers: [{ name: "Gold", floor: 71 }],
+      });
     });
     afterAll(async () => {
       await app?.close();
@@ -156,6 +161,7 @@ for (const engine of ENGINES) {
       expect(profile?.properties).toMatchObject({
         loyalty_tier: "gold",
         velvet_vip: true,
+        velvet_tier: "Gold",
         velvet_historical: false,
       });
       expect(profile?.properties.velvet_score).toBeGreaterThan(
