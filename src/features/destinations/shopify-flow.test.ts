@@ -20,10 +20,10 @@ import { startTestApp, type TestAccount, type TestApp } from "../../../test/supp
 import { createWorker, type Worker } from "../../jobs/worker.js";
 import { newId } from "../../lib/ids.js";
 import { allTasks } from "../../tasks.js";
+import { updateAccount } from "../accounts/update-account.js";
 import { systemActor } from "../audit/audit-actor.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { sealCredentials } from "../store-sync/credentials.js";
-import { updateAccount } from "../accounts/update-account.js";
 import { addDestination } from "./add-destination.js";
 import { TAG_VIP } from "./shopify/shopify-graphql.js";
 import { testDestination } from "./test-destination.js";
