@@ -111,6 +111,18 @@ for (const engine of ENGINES) {
       expect(json.customers).toEqual([
         expect.objectContaining({ email: "formula@example.com", tier: "Gold", orderCount: 1 }),
       ]);
+      // Both lists are in the audit trail, with their format and filters.
+      const listed = await t.deps.db.kysely
+        .selectFrom("audit_events")
+        .select("details")
+        .where("account_id", "=", accountId)
+        .where("action", "=", "customers.listed")
+        .orderBy("occurred_at")
+        .execute();
+      expect(listed.map((a) => JSON.parse(a.details ?? "{}"))).toEqual([
+        { format: "csv", filters: "VIPs only" },
+        { format: "json", filters: "tier gold" },
+      ]);
     });
 
     it("refuses a missing format and an unknown tier, naming the tiers there are", async () => {

@@ -1,14 +1,16 @@
 /**
  * `velvet customer list`: the account's customers (all, the VIPs, one tier) as CSV or as one
  * JSON object, written to stdout as they are read (customers/customer-list-entries.ts), waiting
- * for stdout to drain, so a million customers pass through a flat amount of memory.
+ * for stdout to drain, so a million customers pass through a flat amount of memory. Audited.
  */
 import { once } from "node:events";
 import type { Command } from "commander";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { customerListChunks } from "../../features/customers/customer-list-chunks.js";
 import { customerListEntries } from "../../features/customers/customer-list-entries.js";
+import { recordCustomerList } from "../../features/customers/record-customer-list.js";
 import { formatTiers, tierRange } from "../../features/customers/tiers.js";
+import { commandActor } from "../cli-actor.js";
 import { CliError } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -45,11 +47,15 @@ export function registerCustomerList(customer: ReturnType<Command["command"]>): 
               `Account ${opts.account} has no tier "${opts.tier}": ${named === "" ? "it names no tiers (velvet account set --tiers)" : `its tiers are ${named}`}.`,
             );
           }
-          const entries = customerListEntries(deps.db.kysely, opts.account, {
-            vip: Boolean(opts.vip),
-            tier: opts.tier ?? null,
-          });
-          for await (const chunk of customerListChunks(entries, opts.csv ? "csv" : "json")) {
+          const filter = { vip: Boolean(opts.vip), tier: opts.tier ?? null };
+          const format = opts.csv ? "csv" : "json";
+          await recordCustomerList(
+            deps.db.kysely,
+            { accountId: opts.account, actor: commandActor(), format, filter },
+            deps.clock.now(),
+          );
+          const entries = customerListEntries(deps.db.kysely, opts.account, filter);
+          for await (const chunk of customerListChunks(entries, format)) {
             if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
           }
         },

@@ -120,6 +120,20 @@ for (const engine of ENGINES) {
         '"plain@example.com","Plain Person",30,,false,,,,0',
         "",
       ]);
+      // Recorded in the audit trail; the search's text is not.
+      const listed = await app.deps.db.kysely
+        .selectFrom("audit_events")
+        .select("details")
+        .where("account_id", "=", accountId)
+        .where("action", "=", "customers.listed")
+        .orderBy("occurred_at")
+        .execute();
+      expect(listed.map((a) => JSON.parse(a.details ?? "{}"))).toEqual(
+        expect.arrayContaining([
+          { format: "csv", filters: "VIPs only" },
+          { format: "csv", filters: "a search" },
+        ]),
+      );
     });
 
     it("lets a member download too, and a visitor is sent to log in", async () => {
