@@ -23,6 +23,28 @@ interface ListOptions {
   json?: boolean;
 }
 
+/**
+ * Writes each chunk, waiting for stdout to drain when it is full; stops reading when stdout is
+ * closed (`velvet customer list --csv | head`), as a reader that has had enough.
+ */
+async function writeAll(chunks: AsyncIterable<string>): Promise<void> {
+  let closed = false;
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+    process.stdout.emit("drain");
+  };
+  process.stdout.on("error", onError);
+  try {
+    for await (const chunk of chunks) {
+      if (closed) break;
+      if (!process.stdout.write(chunk) && !closed) await once(process.stdout, "drain");
+    }
+  } finally {
+    process.stdout.off("error", onError);
+  }
+}
+
 export function registerCustomerList(customer: ReturnType<Command["command"]>): void {
   customer
     .command("list")
@@ -55,9 +77,7 @@ export function registerCustomerList(customer: ReturnType<Command["command"]>): 
             deps.clock.now(),
           );
           const entries = customerListEntries(deps.db.kysely, opts.account, filter);
-          for await (const chunk of customerListChunks(entries, format)) {
-            if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
-          }
+          await writeAll(customerListChunks(entries, format));
         },
         { providers: false },
       );
