@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "commander";
+import { parseTiers, type Tier } from "../features/customers/tiers.js";
 import { isUuid } from "../lib/ids.js";
 
 export function parseThreshold(value: string): number {
@@ -22,6 +23,13 @@ export function parseRateLimit(value: string): number | "default" {
     );
   }
   return n;
+}
+
+/** "Gold:90,Silver:80" → the tiers ("" → none); every problem named in one message. */
+export function parseTiersOption(value: string): Tier[] {
+  const checked = parseTiers(value);
+  if (!checked.ok) throw new InvalidArgumentError(`${checked.errors.join("; ")}.`);
+  return checked.tiers;
 }
 
 export function parseId(value: string): string {

@@ -23,6 +23,8 @@ export interface AccountsTable {
   created_at: number;
   /** Set when the owner closed the account (its customers erased, keys revoked). */
   closed_at: Generated<number | null>;
+  /** Named score floors, JSON `[{name, floor}]` highest first (features/customers/tiers.ts). */
+  tiers: Generated<string>;
 }
 
 export interface UsersTable {

@@ -64,9 +64,14 @@ export async function startFakeShopifyCustomers(
         data: { currentAppInstallation: { accessScopes: scopes.map((handle) => ({ handle })) } },
       };
     }
-    const mutations = [
-      ...query.matchAll(/\b(tagsAdd|tagsRemove|metafieldsSet|metafieldsDelete)\s*\(/g),
-    ].map((m) => m[1] as string);
+    const calls = [
+      ...query.matchAll(/\b(tagsAdd|tagsRemove|metafieldsSet|metafieldsDelete)\s*\(([^)]*)\)/g),
+    ];
+    const mutations = calls.map((m) => m[1] as string);
+    // Each tags mutation reads the variable its own `tags:` argument names (`$tags`, `$untags`).
+    const tagsVariable = new Map(
+      calls.map((m) => [m[1] as string, /tags:\s*\$(\w+)/.exec(m[2] ?? "")?.[1] ?? "tags"]),
+    );
     if (mutations.length === 0)
       return { errors: [{ message: "the fake serves customer writes only" }] };
     if (!scopes.includes("write_customers")) {
@@ -95,7 +100,7 @@ export async function startFakeShopifyCustomers(
           };
           continue;
         }
-        const tags = (v.tags as string[]).map((t) => t.trim());
+        const tags = (v[tagsVariable.get(m) ?? "tags"] as string[]).map((t) => t.trim());
         c.tags =
           m === "tagsAdd"
             ? [...new Set([...c.tags, ...tags])]

@@ -11,10 +11,11 @@ import {
 } from "../../features/accounts/set-monthly-budget.js";
 import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
 import { recordAuditEvent } from "../../features/audit/record-audit-event.js";
+import { formatTiers, TIERS_RULE, type Tier } from "../../features/customers/tiers.js";
 import { checkEmail } from "../../features/orders/email-address.js";
 import { commandActor } from "../cli-actor.js";
 import { CliError, printResult } from "../output.js";
-import { parseId, parseRateLimit, parseThreshold } from "../parse.js";
+import { parseId, parseRateLimit, parseThreshold, parseTiersOption } from "../parse.js";
 import { withDeps } from "../with-deps.js";
 import { registerAccountDelete } from "./account-delete.js";
 import { registerAccountList } from "./account-list.js";
@@ -95,11 +96,17 @@ export function registerAccount(program: Command): void {
       'monthly budget for paid provider lookups, in USD ("" removes it)',
       parseMonthlyBudget,
     )
+    .option(
+      "--tiers <Name:floor,…>",
+      `named score floors, e.g. "Gold:90,Silver:80" ("" removes them). ${TIERS_RULE}`,
+      parseTiersOption,
+    )
     .option("--json", "print one JSON object")
     .action(
       async (opts: {
         account: string;
         threshold?: number;
+        tiers?: Tier[];
         monthlyBudget?: string;
         slackWebhook?: string;
         alertEmail?: string;
@@ -122,6 +129,7 @@ export function registerAccount(program: Command): void {
               settings: {
                 vipThreshold: opts.threshold,
                 apiRateLimitPerMinute: opts.rateLimit === "default" ? null : opts.rateLimit,
+                tiers: opts.tiers,
                 ...alerts.settings,
               },
               actor: commandActor(),
@@ -146,6 +154,7 @@ export function registerAccount(program: Command): void {
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
             `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
+            `Tiers: ${formatTiers(view?.tiers ?? []) || "none"}`,
             `Chat webhook: ${view?.slackWebhook ?? "none"}`,
             `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}`,
             `API rate limit: ${describeLimit(view?.apiRateLimitPerMinute ?? null, defaultLimit)}`,

@@ -9,6 +9,7 @@ import { VERDICT_LABELS } from "../../features/verdicts/verdict-links.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
+import { registerCustomerList } from "./customer-list.js";
 import { registerCustomerPrivacy } from "./customer-privacy.js";
 import { registerCustomerVerdict } from "./customer-verdict.js";
 
@@ -16,9 +17,10 @@ export function registerCustomer(program: Command): void {
   const customer = program.command("customer").description("inspect, export and erase customers");
   registerCustomerPrivacy(customer);
   registerCustomerVerdict(customer);
+  registerCustomerList(customer);
   customer
     .command("show")
-    .description("a customer's enrichment (status, score, VIP, signals) and orders")
+    .description("a customer's enrichment (status, score, tier, VIP, signals) and orders")
     .requiredOption("--account <id>", "the account id", parseId)
     .requiredOption("--email <email>", "the customer's e-mail address")
     .option("--json", "print one JSON object")
@@ -48,6 +50,7 @@ export function registerCustomer(program: Command): void {
         const lines = [
           `${report.firstName} ${report.lastName} <${report.email}>  (${report.customerId})`,
           `Enrichment: ${e.status}${e.score === null ? "" : `, score ${e.score}${e.threshold === null ? "" : ` vs threshold ${e.threshold}`}${e.vip ? " — VIP" : ""}`}`,
+          ...(report.tier === null ? [] : [`Tier: ${report.tier}`]),
           ...(e.lastError ? [`Last error: ${e.lastError}`] : []),
           ...(report.verdict === null
             ? []

@@ -1,14 +1,15 @@
 /**
  * Changing the VIP threshold, alert channels and API rate limit, recorded in the audit trail
  * with what changed (the threshold's old and new value, whether the webhook was set or removed,
- * how many alert addresses there are): never the webhook URL itself, which is a secret. Nothing
- * is recorded when nothing changed.
+ * how many alert addresses there are, the tiers before and after): never the webhook URL itself,
+ * which is a secret. Nothing is recorded when nothing changed.
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { splitAlertEmails } from "../alerts/alert-settings.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
+import { formatTiers, readTiers, storedTiers } from "../customers/tiers.js";
 import { type AccountSettings, updateAccount } from "./update-account.js";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -18,7 +19,13 @@ export type SettingsBefore = Awaited<ReturnType<typeof readAlertSettings>>;
 export function readAlertSettings(db: Db, accountId: string) {
   return db
     .selectFrom("accounts")
-    .select(["vip_threshold", "slack_webhook_url", "alert_emails", "api_rate_limit_per_minute"])
+    .select([
+      "vip_threshold",
+      "slack_webhook_url",
+      "alert_emails",
+      "api_rate_limit_per_minute",
+      "tiers",
+    ])
     .where("id", "=", accountId)
     .executeTakeFirst();
 }
@@ -45,6 +52,11 @@ export async function recordAlertSettingsChange(
     s.apiRateLimitPerMinute !== before.api_rate_limit_per_minute
   )
     changes.apiRateLimit = { from: before.api_rate_limit_per_minute, to: s.apiRateLimitPerMinute };
+  if (s.tiers !== undefined && storedTiers(s.tiers) !== storedTiers(readTiers(before.tiers)))
+    changes.tiers = {
+      from: formatTiers(readTiers(before.tiers)) || "none",
+      to: formatTiers(s.tiers) || "none",
+    };
   if (s.alertEmails !== undefined) {
     const after = (s.alertEmails ?? []).join(",");
     if (after !== splitAlertEmails(before.alert_emails).join(","))

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { splitAlertEmails } from "../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../alerts/webhook-url.js";
+import { readTiers, type Tier } from "../customers/tiers.js";
 
 export interface AccountView {
   accountId: string;
@@ -17,6 +18,8 @@ export interface AccountView {
   apiRateLimitPerMinute: number | null;
   /** The monthly budget for paid provider lookups (USD); null: none. */
   monthlyBudgetUsd: string | null;
+  /** Named score floors, highest first (features/customers/tiers.ts); [] when none. */
+  tiers: Tier[];
 }
 
 export async function getAccount(
@@ -35,6 +38,7 @@ export async function getAccount(
       "accounts.closed_at",
       "accounts.api_rate_limit_per_minute",
       "accounts.monthly_budget_usd",
+      "accounts.tiers",
       "stores.id as store_id",
     ])
     .where("accounts.id", "=", accountId)
@@ -53,5 +57,6 @@ export async function getAccount(
     closedAt: row.closed_at === null ? null : new Date(row.closed_at).toISOString(),
     apiRateLimitPerMinute: row.api_rate_limit_per_minute,
     monthlyBudgetUsd: row.monthly_budget_usd,
+    tiers: readTiers(row.tiers),
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { storedTiers, type Tier } from "../customers/tiers.js";
 
 export interface AccountSettings {
   vipThreshold?: number;
@@ -9,6 +10,8 @@ export interface AccountSettings {
   alertEmails?: string[] | null;
   /** Requests a minute per API key; 0: unlimited; null: back to API_RATE_LIMIT_PER_MINUTE. */
   apiRateLimitPerMinute?: number | null;
+  /** Already checked by `parseTiers`; [] names no tier. */
+  tiers?: Tier[];
 }
 
 /**
@@ -37,6 +40,7 @@ export async function updateAccount(
     ...(settings.apiRateLimitPerMinute === undefined
       ? {}
       : { api_rate_limit_per_minute: settings.apiRateLimitPerMinute }),
+    ...(settings.tiers === undefined ? {} : { tiers: storedTiers(settings.tiers) }),
     ...(alertEmails === undefined
       ? {}
       : { alert_emails: alertEmails.length === 0 ? null : alertEmails.join(",") }),

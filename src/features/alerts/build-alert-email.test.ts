@@ -11,6 +11,13 @@ describe("buildAlertEmail", () => {
     messageId: "<abc@velvet>",
   };
 
+  it("shows the customer's tier beside the score in the subject, the text and the HTML", () => {
+    const mail = buildAlertEmail({ ...SAMPLE_CONTENT, tier: "Gold & Co" }, envelope);
+    expect(mail.subject).toBe("VIP customer: Jane Doe (score 87 · Gold & Co)");
+    expect(mail.text).toContain("Score:    87 · Gold & Co (threshold 70)");
+    expect(mail.html).toContain("87 · Gold &amp; Co (threshold 70)");
+  });
+
   it("carries the same content in text and HTML, with the stable Message-ID", () => {
     const mail = buildAlertEmail(SAMPLE_CONTENT, envelope);
     expect(mail).toMatchObject(envelope);

@@ -35,11 +35,12 @@ export interface AlertEmailEnvelope {
 export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): AlertEmail {
   const order = formatOrder(c.order) ?? "none";
   const location = c.location ?? "unknown";
-  const score = `${c.score} (threshold ${c.threshold})`;
+  const tier = c.tier ? ` · ${c.tier}` : "";
+  const score = `${c.score}${tier} (threshold ${c.threshold})`;
   const reasons = c.reasons.map(describeReason);
   const links = c.verdictLinks ?? null;
   // The name is the customer's own text: shortened and without links in the subject.
-  const subject = `VIP customer: ${subjectText(c.customerName) || "a new customer"} (score ${c.score})`;
+  const subject = `VIP customer: ${subjectText(c.customerName) || "a new customer"} (score ${c.score}${c.tier ? ` · ${subjectText(c.tier)}` : ""})`;
 
   const text = [
     `${c.customerName} is a VIP customer of ${c.storeName}.`,

@@ -24,6 +24,17 @@ function mrkdwnTextsOf(msg: ChatMessage): string[] {
 }
 
 describe("buildChatMessage", () => {
+  it("shows the customer's tier beside the score, as text", () => {
+    const msg = buildChatMessage({ ...SAMPLE_CONTENT, tier: "Gold" });
+    expect(msg.text).toContain("score 87 · Gold (threshold 70)");
+    expect(JSON.stringify(msg.blocks)).toContain("87 · Gold (threshold 70)");
+    const odd = buildChatMessage({ ...SAMPLE_CONTENT, tier: "<!here>" });
+    expect(odd.text).toContain("score 87 · &lt;!here&gt; (threshold 70)");
+    expect(buildChatMessage({ ...SAMPLE_CONTENT, tier: null }).text).toContain(
+      "score 87 (threshold 70)",
+    );
+  });
+
   it("has a text fallback and Block Kit blocks with everything needed at a glance", () => {
     const msg = buildChatMessage(SAMPLE_CONTENT);
     expect(msg.text).toContain("Jane Doe");

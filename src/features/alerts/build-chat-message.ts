@@ -95,7 +95,9 @@ export function formatOrder(order: AlertContent["order"]): string | null {
 export function buildChatMessage(c: AlertContent): ChatMessage {
   const name = neutralChatText(c.customerName);
   const order = formatOrder(c.order);
-  const scoreLine = `${c.score} (threshold ${c.threshold})`;
+  // The tier is the merchant's own name for the score range: shown beside the score, neutral.
+  const tier = c.tier ? ` · ${neutralChatText(c.tier)}` : "";
+  const scoreLine = `${c.score}${tier} (threshold ${c.threshold})`;
   const fields: TextObject[] = [
     mrkdwn(`*Score*\n${scoreLine}`),
     mrkdwn(`*Order*\n${order === null ? "none" : neutralChatText(order)}`),

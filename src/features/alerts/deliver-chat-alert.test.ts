@@ -12,6 +12,7 @@ import { ENGINES } from "../../../test/support/databases.js";
 import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
 import { newId } from "../../lib/ids.js";
+import { updateAccount } from "../accounts/update-account.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
 import { ALERT_RETRY_WINDOW_MS } from "./alert-job.js";
 import type { ChatMessage } from "./build-chat-message.js";
@@ -205,6 +206,19 @@ for (const engine of ENGINES) {
       expect((await list())?.lastError).toBe(
         "the chat channel is no longer configured for this account",
       );
+    });
+
+    it("names the tier the alert's score reaches among the account's tiers, beside the score", async () => {
+      const { vip, alertId } = await queuedAlert();
+      await updateAccount(deps.db.kysely, vip.accountId, {
+        tiers: [
+          { name: "Gold", floor: 90 },
+          { name: "Silver", floor: 80 },
+        ],
+      });
+      await runAlertJob(deps, deliverChatAlert(delivery), alertId);
+      const body = chat.requests[0]?.body as ChatMessage;
+      expect(body.text).toContain("VIP customer: *Jane Doe*, score 87 · Silver (threshold 70)");
     });
 
     it("takes the location from the enriched profile when the customer gave none", async () => {

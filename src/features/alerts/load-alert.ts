@@ -2,10 +2,12 @@
  * Everything one delivery needs, read fresh at send time: the alert row, the account's current
  * channel settings (a webhook changed or removed after the alert was queued is respected; only
  * confirmed alert addresses), and
- * the content both messages show. The score and threshold are the alert's own snapshot.
+ * the content both messages show. The score and threshold are the alert's own snapshot; the tier
+ * is the one that score reaches among the account's tiers at send time.
  */
 import type { Kysely } from "kysely";
 import type { AlertChannel, AlertStatus, Database } from "../../db/schema.js";
+import { readTiers, tierOf } from "../customers/tiers.js";
 import { type VerdictLinks, verdictLinks } from "../verdicts/verdict-links.js";
 import { alertEmailStates } from "./alert-email-states.js";
 import { splitAlertEmails } from "./alert-settings.js";
@@ -18,6 +20,8 @@ export interface AlertContent {
   storeName: string;
   score: number;
   threshold: number;
+  /** The account's tier the score reaches (customers/tiers.ts); absent or null: none. */
+  tier?: string | null;
   reasons: AlertReason[];
   /** The customer's latest purchase (cancelled, refunded or voided orders left out), if any. */
   order: { number: string | null; total: string | null; currency: string } | null;
@@ -68,6 +72,7 @@ export async function loadAlert(
       "alerts.verdict_secret",
       "accounts.slack_webhook_url",
       "accounts.alert_emails",
+      "accounts.tiers",
       "stores.name as store_name",
       "customers.id as customer_id",
       "customers.email",
@@ -114,6 +119,7 @@ export async function loadAlert(
       storeName: row.store_name,
       score: row.score,
       threshold: row.threshold,
+      tier: tierOf(row.score, readTiers(row.tiers)),
       reasons: topReasons(row.signals ?? "[]"),
       order: order
         ? {

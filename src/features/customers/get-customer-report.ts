@@ -1,13 +1,15 @@
 /**
  * One customer as the merchant sees it: identity, enrichment (status, score, VIP decision and
- * every signal that made it), the normalised profile, and their orders. Scoped to an account:
+ * every signal that made it), their tier (tiers.ts), the normalised profile, and their orders. Scoped to an account:
  * another account's customer is simply not found.
  */
 import type { Kysely } from "kysely";
 import type { Database, EnrichmentStatus } from "../../db/schema.js";
 import { normalizeEmail } from "../orders/email-address.js";
 import type { Address } from "../orders/order-request.js";
+import { accountTiers } from "./account-tiers.js";
 import { customerDetailsView, orderView } from "./customer-views.js";
+import { tierOf } from "./tiers.js";
 
 export interface CustomerReport {
   customerId: string;
@@ -17,6 +19,8 @@ export interface CustomerReport {
   phone: string | null;
   address: Address;
   createdAt: string;
+  /** The account's tier the score reaches (tiers.ts); null when none or not scored yet. */
+  tier: string | null;
   enrichment: {
     status: EnrichmentStatus;
     score: number | null;
@@ -94,6 +98,7 @@ export async function getCustomerReport(
   return {
     ...customerDetailsView(c),
     createdAt: iso(c.created_at),
+    tier: tierOf(c.score, await accountTiers(db, accountId)),
     enrichment: {
       status: c.enrichment_status,
       score: c.score ?? null,

@@ -82,6 +82,7 @@ for (const engine of ENGINES) {
     it("shows A's customer, alert and key to A (the control)", async () => {
       expect((await a.browser.page(`/customers/${a.customerId}`)).html).toContain(A_EMAIL);
       expect((await a.browser.page("/customers")).html).toContain(A_EMAIL);
+      expect((await a.browser.page("/customers.csv")).html).toContain(A_EMAIL);
       expect((await a.browser.page("/alerts")).html).toContain(A_EMAIL);
       expect((await a.browser.page("/")).html).toContain("Alice Astor");
       expect((await a.browser.page("/settings/billing")).html).toMatch(
@@ -114,6 +115,9 @@ for (const engine of ENGINES) {
         `/customers?q=${encodeURIComponent(A_EMAIL)}`,
         "/customers?q=alice",
         "/customers?vip=1&sort=score",
+        "/customers.csv",
+        `/customers.csv?q=${encodeURIComponent(A_EMAIL)}`,
+        "/customers.csv?vip=1",
         "/alerts",
         "/alerts?status=delivered",
         "/settings/integrations",
@@ -126,7 +130,9 @@ for (const engine of ENGINES) {
         expect(res.status, path).toBe(200);
         // The search box repeats what was searched for; the results are what must be empty.
         const html = page.replace(/<input type="search"[^>]*>/, "");
-        if (path.includes("q=")) expect(html).toContain("No customers match");
+        if (path.startsWith("/customers?q=")) expect(html).toContain("No customers match");
+        // B's download is B's own list: the header row and no customer of A's.
+        if (path.startsWith("/customers.csv")) expect(html.split("\r\n")).toHaveLength(2);
         for (const secret of [
           A_EMAIL,
           "Alice",

@@ -14,6 +14,8 @@ import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import type { EventHandler } from "../../jobs/event-handlers.js";
 import { newId } from "../../lib/ids.js";
 import { topReasons } from "../alerts/top-reasons.js";
+import { accountTiers } from "../customers/account-tiers.js";
+import { tierOf } from "../customers/tiers.js";
 import type { CustomerEnriched, VipFound } from "../enrichment/enrichment-deps.js";
 import type { CustomerForgotten } from "../privacy/privacy-registry.js";
 import { DELIVER_TO_DESTINATION, DELIVERY_MAX_ATTEMPTS } from "./delivery-task.js";
@@ -134,6 +136,9 @@ async function customerData(trx: Transaction<Database>, event: CustomerEnriched)
     storeId,
     score: event.score,
     threshold: event.threshold,
+    // The account's tier the score reaches when the event happens (null: none), kept in the
+    // delivery's body so every retry sends the same.
+    tier: tierOf(event.score, await accountTiers(trx, event.accountId)),
     vip: event.vip,
     reasons: topReasons(JSON.stringify(event.signals), MAX_REASONS),
     historical: event.historical,

@@ -25,6 +25,7 @@ import { waitFor } from "../../../test/support/job-deps.js";
 import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { drainQueue } from "../../../test/support/test-deps.js";
+import { updateAccount } from "../accounts/update-account.js";
 import { systemActor } from "../audit/audit-actor.js";
 import { closeAccount } from "../privacy/close-account.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
@@ -59,6 +60,10 @@ for (const engine of ENGINES) {
       };
       app = await startTestApp(engine, { worker: true, env });
       account = await app.createAccount({ name: "Acme Store" });
+      // A VIP scores above the threshold of 70, so from 71: the Gold tier.
+      await updateAccount(app.deps.db.kysely, account.accountId, {
+        tiers: [{ name: "Gold", floor: 71 }],
+      });
     });
     afterAll(async () => {
       await app?.close();
@@ -156,6 +161,7 @@ for (const engine of ENGINES) {
       expect(profile?.properties).toMatchObject({
         loyalty_tier: "gold",
         velvet_vip: true,
+        velvet_tier: "Gold",
         velvet_historical: false,
       });
       expect(profile?.properties.velvet_score).toBeGreaterThan(

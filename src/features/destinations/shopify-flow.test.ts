@@ -3,7 +3,8 @@
  * answers as Shopify does (userErrors, ACCESS_DENIED, THROTTLED with its cost): adding checks the
  * token's write_customers scope; a VIP known to the store sync gets the tag and the
  * velvet.vip_score metafield on their Shopify customer, a throttled call waits without spending
- * an attempt, customers Shopify does not know are not sent, and forgetting removes both.
+ * an attempt, customers Shopify does not know are not sent, and forgetting removes both; with
+ * tiers, the VIP's tier tag goes on and the account's other tier tags come off.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
@@ -19,6 +20,7 @@ import { startTestApp, type TestAccount, type TestApp } from "../../../test/supp
 import { createWorker, type Worker } from "../../jobs/worker.js";
 import { newId } from "../../lib/ids.js";
 import { allTasks } from "../../tasks.js";
+import { updateAccount } from "../accounts/update-account.js";
 import { systemActor } from "../audit/audit-actor.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { sealCredentials } from "../store-sync/credentials.js";
@@ -210,6 +212,49 @@ for (const engine of ENGINES) {
       expect((await deliveries(customerId))[0]?.last_error).toBe(
         "tagsAdd: Customer does not exist; metafieldsSet: Owner does not exist.",
       );
+    });
+
+    it("puts the VIP's tier tag on and takes the account's other tier tags off, all off on forget", async () => {
+      // A tier everyone reaches, and one only a perfect score does: the VIP is in one of them.
+      await updateAccount(app.deps.db.kysely, account.accountId, {
+        tiers: [
+          { name: "Perfect", floor: 100 },
+          { name: "Member", floor: 0 },
+        ],
+      });
+      const shopifyId = String(11_000 + n);
+      const customerId = await vipFromShopify(shopifyId);
+      // Tags from an earlier tier, as if the customer had been in each before.
+      shopify.customers.set(shopifyId, {
+        tags: ["wholesale", "Velvet tier: Perfect", "Velvet tier: Member"],
+        metafields: {},
+      });
+      await waitFor(
+        "tier tagged",
+        async () => (await deliveries(customerId))[0]?.status === "delivered",
+        20_000,
+      );
+      const [delivery] = await deliveries(customerId);
+      const tier = (JSON.parse(delivery?.body ?? "{}") as { data: { tier: string } }).data.tier;
+      expect(["Perfect", "Member"]).toContain(tier);
+      const other = tier === "Perfect" ? "Member" : "Perfect";
+      expect(shopify.customers.get(shopifyId)?.tags).toEqual(
+        expect.arrayContaining(["wholesale", "VIP", `Velvet tier: ${tier}`]),
+      );
+      expect(shopify.customers.get(shopifyId)?.tags).not.toContain(`Velvet tier: ${other}`);
+
+      await eraseCustomer(app.deps, {
+        accountId: account.accountId,
+        lookup: { customerId },
+        actor,
+      });
+      await waitFor(
+        "tier untagged",
+        () => (shopify.customers.get(shopifyId)?.tags ?? []).length === 1,
+        20_000,
+      );
+      expect(shopify.customers.get(shopifyId)).toEqual({ tags: ["wholesale"], metafields: {} });
+      await updateAccount(app.deps.db.kysely, account.accountId, { tiers: [] });
     });
   });
 }

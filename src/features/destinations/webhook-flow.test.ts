@@ -61,6 +61,8 @@ for (const engine of ENGINES) {
       account = await app.createAccount({ name: "Acme Store" });
       await updateAccount(app.deps.db.kysely, account.accountId, {
         slackWebhookUrl: chat.webhookUrl,
+        // A VIP scores above the threshold of 70, so from 71: the Gold tier.
+        tiers: [{ name: "Gold", floor: 71 }],
       });
       const added = await addDestination(app.deps, {
         accountId: account.accountId,
@@ -105,6 +107,7 @@ for (const engine of ENGINES) {
         expect(hook.body.data).toMatchObject({
           customer: { id: customerId, firstName: "Grace", lastName: "Hopper" },
           vip: true,
+          tier: "Gold",
           historical: false,
         });
         expect(hook.body.data.score).toBeGreaterThan(hook.body.data.threshold as number);

@@ -1,16 +1,21 @@
 /**
- * Reading the Settings → Alerts form: a threshold from 0 to 100, a webhook URL (blank keeps
- * the saved one) and the alert addresses (the whole list; blank removes them all). Channel
- * rules are the alerts feature's (`checkAlertSettings`), so the CLI and the dashboard agree.
+ * Reading the Settings → Alerts form: a threshold from 0 to 100, the tiers ("Gold:90, Silver:80";
+ * blank names none; a form without the field leaves them as they are), a webhook URL (blank
+ * keeps the saved one) and the alert addresses (the whole list; blank removes them all). Channel
+ * rules are the alerts feature's (`checkAlertSettings`) and tier rules the customers feature's
+ * (`parseTiers`), so the CLI and the dashboard agree.
  */
 import type { AccountSettings } from "../../accounts/update-account.js";
 import { checkAlertSettings } from "../../alerts/alert-settings.js";
 import type { WebhookPolicy } from "../../alerts/webhook-url.js";
+import { parseTiers } from "../../customers/tiers.js";
 
-export type AlertSettingsField = "threshold" | "webhook" | "emails";
+export type AlertSettingsField = "threshold" | "tiers" | "webhook" | "emails";
 
 export interface AlertSettingsFormValues {
   threshold: string;
+  /** Absent: the form did not carry the field (tiers unchanged). */
+  tiers?: string;
   webhook: string;
   emails: string;
 }
@@ -32,6 +37,11 @@ export function readAlertSettingsForm(
     errors.threshold = "Enter a whole number from 0 to 100.";
   } else {
     settings.vipThreshold = Number(threshold);
+  }
+  if (v.tiers !== undefined) {
+    const tiers = parseTiers(v.tiers);
+    if (tiers.ok) settings.tiers = tiers.tiers;
+    else errors.tiers = `${capitalise(tiers.errors.join("; "))}.`;
   }
   if (v.webhook.trim() !== "") {
     const checked = checkAlertSettings({ slackWebhook: v.webhook }, policy);

@@ -9,6 +9,7 @@ import { alertEmailStates } from "../../alerts/alert-email-states.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
+import { formatTiers, readTiers } from "../../customers/tiers.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import { getPrecision } from "../../verdicts/precision.js";
 import type { Notice } from "../html/components.js";
@@ -28,6 +29,11 @@ import { sendTestEmail } from "./test-email.js";
 import { type SendChat, sendTestMessage } from "./test-message.js";
 
 const PATH = "/settings/alerts";
+
+/** Whether the form carried the field at all (a form without it changes nothing there). */
+function hasField(body: unknown, name: string): boolean {
+  return body instanceof URLSearchParams && body.has(name);
+}
 
 const NOTICES: Record<string, Notice> = {
   saved: { kind: "success", text: "Alert settings saved." },
@@ -66,7 +72,7 @@ function noticeFor(key: string): Notice | null {
 async function loadSettings(deps: Deps & AlertsDeps, accountId: string) {
   return deps.db.kysely
     .selectFrom("accounts")
-    .select(["vip_threshold", "slack_webhook_url", "alert_emails"])
+    .select(["vip_threshold", "slack_webhook_url", "alert_emails", "tiers"])
     .where("id", "=", accountId)
     .executeTakeFirstOrThrow();
 }
@@ -94,6 +100,7 @@ async function render(
   );
   const values = opts.values ?? {
     threshold: String(saved.vip_threshold),
+    tiers: formatTiers(readTiers(saved.tiers)),
     webhook: "",
     emails: splitAlertEmails(saved.alert_emails).join("\n"),
   };
@@ -134,6 +141,7 @@ export function registerAlertSettingsRoutes(
     const session = sessionOf(request);
     const values = {
       threshold: formField(request.body, "threshold"),
+      tiers: hasField(request.body, "tiers") ? formField(request.body, "tiers") : undefined,
       webhook: formField(request.body, "webhook"),
       emails: formField(request.body, "emails"),
     };

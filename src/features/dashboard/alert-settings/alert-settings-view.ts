@@ -1,5 +1,6 @@
-/** Settings → Alerts: the VIP threshold and where alerts go. */
+/** Settings → Alerts: the VIP threshold, the tiers and where alerts go. */
 import { MAX_ALERT_EMAILS } from "../../alerts/alert-settings.js";
+import { MAX_TIER_NAME_LENGTH } from "../../customers/tiers.js";
 import type { Precision } from "../../verdicts/precision.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
 import { noProvidersNotice } from "../html/enrichment-sources.js";
@@ -64,6 +65,10 @@ ${csrfField(p.session)}
 <section class="panel" aria-labelledby="threshold-title">
   <h2 id="threshold-title">VIP threshold</h2>
   ${field({ name: "threshold", label: "Alert when the score is above", type: "number", min: 0, max: 100, value: p.values.threshold, error: e.threshold, required: true, help: "From 0 to 100. A customer is a VIP when their score is above this number. A change applies to customers enriched from now on." })}
+</section>
+<section class="panel" aria-labelledby="tiers-title">
+  <h2 id="tiers-title">Tiers</h2>
+  ${field({ name: "tiers", label: "Tiers by score", value: p.values.tiers ?? "", error: e.tiers, autocomplete: "off", placeholder: "Gold:90, Silver:80", help: `Optional names for score ranges, written NAME:FLOOR and separated by commas: a customer's tier is the one with the highest floor their score reaches. Names are unique, at most ${MAX_TIER_NAME_LENGTH} characters, without commas or colons; floors are different whole numbers from 0 to 100, above or below the threshold (the threshold alone decides who is a VIP). Tiers show on the Customers pages, in alerts and go to your destinations. Leave empty for none.` })}
 </section>
 ${p.precision === null ? "" : precisionPanel(p.precision)}
 ${scoreDistributionPanel(p.distribution, p.session.vipThreshold)}

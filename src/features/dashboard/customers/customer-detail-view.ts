@@ -9,6 +9,7 @@ import { verdictPanel } from "../verdicts/verdict-view.js";
 import { enrichmentPanel, profilePanel, providersPanel, signalsPanel } from "./enrichment-view.js";
 import type { CustomerDetail } from "./get-customer-detail.js";
 import { orderStatusCell } from "./order-status-view.js";
+import { tierBadge } from "./tier-badge.js";
 
 function facts(d: CustomerDetail): SafeHtml {
   const c = d.customer;
@@ -21,6 +22,7 @@ function facts(d: CustomerDetail): SafeHtml {
     <dt>E-mail</dt><dd><a href="mailto:${c.email}">${c.email}</a></dd>
     ${c.phone ? html`<dt>Phone</dt><dd>${c.phone}</dd>` : ""}
     ${place ? html`<dt>Address</dt><dd>${place}</dd>` : ""}
+    ${d.tier === null ? "" : html`<dt>Tier</dt><dd>${d.tier}</dd>`}
     <dt>First seen</dt><dd>${timeTag(c.created_at)}</dd>
     <dt>Orders</dt><dd>${d.purchaseCount}${
       d.orderCount > d.purchaseCount
@@ -93,7 +95,7 @@ export function customerDetailView(session: DashboardSession, d: CustomerDetail)
     session,
     section: "customers",
     body: html`<div class="breadcrumb"><a href="/customers">Customers</a> ›</div>
-<div class="page-head"><div><h1>${name} ${vipBadge(d.enrichment?.vip === 1)} ${sampleBadge(c.sample === 1)}</h1><p class="muted">${c.email}</p></div></div>
+<div class="page-head"><div><h1>${name} ${vipBadge(d.enrichment?.vip === 1)} ${tierBadge(d.tier)} ${sampleBadge(c.sample === 1)}</h1><p class="muted">${c.email}</p></div></div>
 <div class="two-col">
   <div>${enrichmentPanel(d, session.vipThreshold)}${d.enrichment?.vip === 1 ? verdictPanel(session, c.id, d.verdict) : ""}${signalsPanel(d)}${orders(d)}${alerts(d)}</div>
   <div>${facts(d)}${profilePanel(d)}${providersPanel(d)}${personalData(session, d)}</div>

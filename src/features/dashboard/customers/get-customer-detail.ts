@@ -1,7 +1,8 @@
 /**
  * One customer as their page shows them: the record, the enrichment and its explanation, the
  * orders (every one, each with its platform status: a cancelled or refunded order is listed and
- * marked, though it is not a purchase), each provider's outcome, and the alerts sent with every delivery attempt. Null when
+ * marked, though it is not a purchase), the tier the score reaches, each provider's outcome, and
+ * the alerts sent with every delivery attempt. Null when
  * the customer is not this account's (the page then answers 404, as for an unknown id).
  */
 import type { Kysely, Selectable } from "kysely";
@@ -14,6 +15,8 @@ import type {
 } from "../../../db/schema.js";
 import { isUuid } from "../../../lib/ids.js";
 import { withAttempts } from "../../alerts/with-attempts.js";
+import { accountTiers } from "../../customers/account-tiers.js";
+import { tierOf } from "../../customers/tiers.js";
 import { type VerdictView, verdictsOf } from "../../verdicts/list-verdicts.js";
 import type { AlertWithAttempts } from "../alerts-log/delivery-view.js";
 
@@ -22,6 +25,8 @@ export const ORDERS_SHOWN = 100;
 export interface CustomerDetail {
   customer: Customer;
   enrichment: Selectable<EnrichmentsTable> | null;
+  /** The account's tier the score reaches; null when none or not scored yet. */
+  tier: string | null;
   orders: Order[];
   /** Every order, purchases or not. */
   orderCount: number;
@@ -50,7 +55,7 @@ export async function getCustomerDetail(
     .executeTakeFirst();
   if (!customer) return null;
 
-  const [enrichment, orders, orderCount, providers, alerts, verdicts] = await Promise.all([
+  const [enrichment, orders, orderCount, providers, alerts, verdicts, tiers] = await Promise.all([
     db
       .selectFrom("enrichments")
       .selectAll()
@@ -94,10 +99,12 @@ export async function getCustomerDetail(
       .orderBy("created_at")
       .execute(),
     verdictsOf(db, accountId, [customer.id]),
+    accountTiers(db, accountId),
   ]);
   return {
     customer,
     enrichment: enrichment ?? null,
+    tier: tierOf(enrichment?.score, tiers),
     orders,
     orderCount: Number(orderCount?.n ?? 0),
     purchaseCount: Number(orderCount?.purchases ?? 0),

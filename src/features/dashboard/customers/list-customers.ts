@@ -1,10 +1,12 @@
 /**
- * The Customers list: one page of the account's customers with their enrichment, filtered by
- * name or e-mail, VIP and status, sorted by first-seen date or score. Always scoped by account
- * through the stores join; the store's (store_id, created_at) index serves the default order.
+ * The Customers list: one page of the account's customers with their enrichment and tier,
+ * filtered by name or e-mail, VIP, status and tier (customers/filter-customers.ts), sorted by
+ * first-seen date or score. The store's (store_id, created_at) index serves the default order.
  */
 import { type Kysely, sql } from "kysely";
 import type { Database, EnrichmentStatus } from "../../../db/schema.js";
+import { filterCustomers } from "../../customers/filter-customers.js";
+import { type Tier, tierOf } from "../../customers/tiers.js";
 import type { CustomerListQuery } from "./customer-list-query.js";
 
 export const CUSTOMERS_PAGE_SIZE = 50;
@@ -16,6 +18,8 @@ export interface CustomerListRow {
   email: string;
   status: EnrichmentStatus;
   score: number | null;
+  /** The account's tier the score reaches; null when none. */
+  tier: string | null;
   vip: boolean;
   createdAt: number;
   /** Purchases: orders that count (not cancelled, refunded or voided). */
@@ -24,41 +28,18 @@ export interface CustomerListRow {
   sample: boolean;
 }
 
-/** Escapes LIKE wildcards so a search for "50%" finds "50%", not everything. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-function filtered(db: Kysely<Database>, accountId: string, q: CustomerListQuery) {
-  let query = db
-    .selectFrom("customers")
-    .innerJoin("stores", "stores.id", "customers.store_id")
-    .leftJoin("enrichments", "enrichments.customer_id", "customers.id")
-    .where("stores.account_id", "=", accountId);
-  if (q.q !== "") {
-    const pattern = likePattern(q.q);
-    query = query.where((eb) =>
-      eb.or([
-        sql<boolean>`customers.email_normalized like ${pattern} escape '\\'`,
-        sql<boolean>`lower(customers.first_name || ' ' || customers.last_name) like ${pattern} escape '\\'`,
-      ]),
-    );
-  }
-  if (q.vip) query = query.where("enrichments.vip", "=", 1);
-  if (q.status !== null) query = query.where("customers.enrichment_status", "=", q.status);
-  return query;
-}
-
 export async function listCustomers(
   db: Kysely<Database>,
   accountId: string,
   q: CustomerListQuery,
+  tiers: readonly Tier[],
 ): Promise<{ rows: CustomerListRow[]; total: number }> {
-  const countRow = await filtered(db, accountId, q)
+  const filtered = () => filterCustomers(db, accountId, q, tiers);
+  const countRow = await filtered()
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirst();
   const total = Number(countRow?.n ?? 0);
-  let pageQuery = filtered(db, accountId, q).select([
+  let pageQuery = filtered().select([
     "customers.id",
     "customers.first_name",
     "customers.last_name",
@@ -106,6 +87,7 @@ export async function listCustomers(
       email: r.email,
       status: r.enrichment_status,
       score: r.score,
+      tier: tierOf(r.score, tiers),
       vip: r.vip === 1,
       createdAt: r.created_at,
       orders: orderCounts.get(r.id) ?? 0,

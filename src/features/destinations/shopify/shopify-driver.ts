@@ -2,8 +2,8 @@
  * The Shopify destination, on a store already connected for sync (its credentials stay with
  * store-sync, sealed under STORE_TOKEN_KEY): a VIP's Shopify customer (the order's customer,
  * whose id the sync keeps) gets a tag (`tagsAdd`, default `VIP`) and a `velvet.vip_score`
- * metafield (`metafieldsSet`), in one GraphQL request; a forgotten person's tag and metafield
- * are removed (`tagsRemove`, `metafieldsDelete`). Adding checks the token's `write_customers`
+ * metafield (`metafieldsSet`), and the tag of their tier (shopify-tier-tags.ts), in one GraphQL
+ * request; a forgotten person's tags and metafield are removed (`tagsRemove`, `metafieldsDelete`). Adding checks the token's `write_customers`
  * scope with Shopify first. Customers Shopify does not know (from the API or a file) are not
  * sent there.
  */
@@ -11,6 +11,7 @@ import { AppError } from "../../../lib/app-error.js";
 import { excerpt } from "../../../lib/excerpt.js";
 import type { OutboundResponse } from "../../../lib/outbound/outbound-http.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
+import { accountTiers } from "../../customers/account-tiers.js";
 import { PlatformError } from "../../store-sync/platform-http.js";
 import { shopifyAdminToken } from "../../store-sync/shopify-admin-token.js";
 import { type ShopifyAccess, shopifyEndpoint } from "../../store-sync/shopify-client.js";
@@ -23,6 +24,7 @@ import {
   TAG_VIP,
   UNTAG,
 } from "./shopify-graphql.js";
+import { TAG_VIP_AND_TIER, tierTag, tierTagChanges } from "./shopify-tier-tags.js";
 
 const DEFAULT_TAG = "VIP";
 
@@ -145,33 +147,45 @@ export function shopifyDriver(options: ShopifyAccess): DestinationDriver {
       }
       const event = JSON.parse(delivery.body) as {
         type: string;
-        data: { customer: { shopifyId?: string }; score?: number };
+        data: { customer: { shopifyId?: string }; score?: number; tier?: string | null };
       };
       const shopifyId = event.data.customer.shopifyId;
       if (shopifyId === undefined)
         return { outcome: "failed", statusCode: null, error: "the customer has no Shopify id" };
       const id = customerGid(shopifyId);
+      const tiers = await accountTiers(deps.db.kysely, destination.accountId);
+      const score = {
+        ownerId: id,
+        ...METAFIELD,
+        type: "number_integer",
+        value: String(event.data.score ?? 0),
+      };
+      const tierTags = tierTagChanges(event.data.tier ?? null, tiers);
       const body =
         event.type === "customer.forgotten"
           ? {
               query: UNTAG,
-              variables: { id, tags: [tag], metafields: [{ ownerId: id, ...METAFIELD }] },
-            }
-          : {
-              query: TAG_VIP,
               variables: {
                 id,
-                tags: [tag],
-                metafields: [
-                  {
-                    ownerId: id,
-                    ...METAFIELD,
-                    type: "number_integer",
-                    value: String(event.data.score ?? 0),
-                  },
-                ],
+                tags: [tag, ...tiers.map((t) => tierTag(t.name))],
+                metafields: [{ ownerId: id, ...METAFIELD }],
               },
-            };
+            }
+          : // Nothing to take off (no other tiers): the plain mutation, no empty tagsRemove.
+            tierTags.remove.length === 0
+            ? {
+                query: TAG_VIP,
+                variables: { id, tags: [tag, ...tierTags.add], metafields: [score] },
+              }
+            : {
+                query: TAG_VIP_AND_TIER,
+                variables: {
+                  id,
+                  tags: [tag, ...tierTags.add],
+                  untags: tierTags.remove,
+                  metafields: [score],
+                },
+              };
       const res = await graphql(deps, options, c, body, signal).catch(tokenFailure);
       if ("outcome" in res) return res;
       if (res.kind === "refused") return { outcome: "failed", statusCode: null, error: res.error };
