@@ -6,6 +6,10 @@ import type { AppDeps } from "./app-deps.js";
 import { alertTasks } from "./features/alerts/alert-tasks.js";
 import { deliverToDestinationTask } from "./features/destinations/deliver-to-destination.js";
 import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
+import {
+  createRejudgeCustomerTask,
+  createRejudgeOrdersTask,
+} from "./features/enrichment/rejudge/rejudge-tasks.js";
 import { resumeDeferredLookupsTask } from "./features/enrichment/resume-deferred-lookups.js";
 import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
 import { retentionTasks } from "./features/privacy/retention/retention-tasks.js";
@@ -18,6 +22,8 @@ export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<unknown,
   return [
     createEnrichCustomerTask(),
     resumeDeferredLookupsTask(),
+    createRejudgeOrdersTask(),
+    createRejudgeCustomerTask(),
     ...alertTasks(deps.alerts),
     eraseClosedAccountTask(),
     ...retentionTasks(),

@@ -3,7 +3,8 @@
  * store-sync, sealed under STORE_TOKEN_KEY): a VIP's Shopify customer (the order's customer,
  * whose id the sync keeps) gets a tag (`tagsAdd`, default `VIP`) and a `velvet.vip_score`
  * metafield (`metafieldsSet`), in one GraphQL request; a forgotten person's tag and metafield
- * are removed (`tagsRemove`, `metafieldsDelete`). Adding checks the token's `write_customers`
+ * are removed (`tagsRemove`, `metafieldsDelete`), and so are those of a VIP a re-judge found
+ * under the line (`customer.not_vip`, which follows the `customer.vip` subscription). Adding checks the token's `write_customers`
  * scope with Shopify first. Customers Shopify does not know (from the API or a file) are not
  * sent there.
  */
@@ -152,7 +153,7 @@ export function shopifyDriver(options: ShopifyAccess): DestinationDriver {
         return { outcome: "failed", statusCode: null, error: "the customer has no Shopify id" };
       const id = customerGid(shopifyId);
       const body =
-        event.type === "customer.forgotten"
+        event.type === "customer.forgotten" || event.type === "customer.not_vip"
           ? {
               query: UNTAG,
               variables: { id, tags: [tag], metafields: [{ ownerId: id, ...METAFIELD }] },
