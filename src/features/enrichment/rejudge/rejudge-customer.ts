@@ -62,7 +62,7 @@ async function rejudgeInTransaction(
   const c = await loadCustomerToRejudge(trx, customerId);
   if (c === undefined) return { kind: "skipped", reason: "no customer" };
   if (c.closed_at !== null) return { kind: "skipped", reason: "account closed" };
-  if (c.enrichment_status !== "enriched" || c.score === null) {
+  if (c.enrichment_status !== "enriched" || c.score === null || c.signals === null) {
     return { kind: "skipped", reason: "not enriched" };
   }
   const now = deps.clock.now();
@@ -143,7 +143,7 @@ function loadCustomerToRejudge(trx: Transaction<Database>, customerId: string) {
     .selectFrom("customers")
     .innerJoin("stores", "stores.id", "customers.store_id")
     .innerJoin("accounts", "accounts.id", "stores.account_id")
-    .innerJoin("enrichments", "enrichments.customer_id", "customers.id")
+    .leftJoin("enrichments", "enrichments.customer_id", "customers.id")
     .select([
       "customers.id",
       "customers.store_id",
