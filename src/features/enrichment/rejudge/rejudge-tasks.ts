@@ -15,9 +15,12 @@
  *   stops SETTLE_MS short of now, so an intake transaction still open when it reads (ids are
  *   made before the commit) is read next time instead of missed.
  *   Rejected alternative: one keyed job per returning customer written by the intake. Measured
- *   on SQLite it is one more upsert in the intake transaction of every returning customer (an
- *   insert into `jobs` and its indexes, ≈ as much as the order's own insert), and on PostgreSQL
- *   it would have to join the one-statement batch of submission-statement.ts.
+ *   on SQLite (better-sqlite3, WAL, 2,000 customers with 5 orders each, one transaction per
+ *   order, 5 rounds): the order's insert and commit alone took a median 119–131 µs, with the
+ *   keyed job's upsert added 158–194 µs, about a third more per returning customer's order; on
+ *   PostgreSQL it would have to join the one-statement batch of submission-statement.ts. The
+ *   periodic scan instead costs the cluster a claimed job, one indexed range read and a cursor
+ *   write every 2 s, whatever the order rate, and delays a promotion by at most ~5 s.
  * - `rejudge-customer`, keyed per customer (enqueue-rejudge.ts): for a store sync (a known
  *   order's status changed, or a known customer's order pulled with its platform date) and a
  *   history import (once per customer, at its end).
