@@ -47,9 +47,20 @@ export async function rejudgeCustomer(
   customerId: string,
   options: RejudgeOptions,
 ): Promise<RejudgeOutcome> {
-  return deps.db.kysely
-    .transaction()
-    .execute((trx) => rejudgeInTransaction(trx, deps, windows, customerId, options));
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    // Two re-judges of one customer at once (the periodic scan and a store sync's job) must not
+    // both see the same change: on PostgreSQL the second waits for the first's row lock and then
+    // reads its result; SQLite runs one writing transaction at a time.
+    if (deps.db.dialect === "postgres") {
+      await trx
+        .selectFrom("enrichments")
+        .select("customer_id")
+        .where("customer_id", "=", customerId)
+        .forUpdate()
+        .execute();
+    }
+    return rejudgeInTransaction(trx, deps, windows, customerId, options);
+  });
 }
 
 async function rejudgeInTransaction(
