@@ -17,7 +17,8 @@
  *   Rejected alternative: one keyed job per returning customer written by the intake. Measured
  *   on SQLite (better-sqlite3, WAL, 2,000 customers with 5 orders each, one transaction per
  *   order, 5 rounds): the order's insert and commit alone took a median 119–131 µs, with the
- *   keyed job's upsert added 158–194 µs, about a third more per returning customer's order; on
+ *   keyed job's upsert added 158–194 µs, about a third more per returning customer's order
+ *   (and more than that of the writes themselves where group commit shares the commits); on
  *   PostgreSQL it would have to join the one-statement batch of submission-statement.ts. The
  *   periodic scan instead costs the cluster a claimed job, one indexed range read and a cursor
  *   write every 2 s, whatever the order rate, and delays a promotion by at most ~5 s.
