@@ -20,7 +20,7 @@ export function vipChangeReason(
   return promoted ? `${head}: ${spend}` : `${head}: ${spend} (${scoreLine})`;
 }
 
-/** "$3,020" (rounded to the whole unit), or "3020 XYZ" for a code Intl does not know. */
+/** "$3,020", "XQQ 10" (rounded to the whole unit); "10 abc" for what is not a currency code. */
 export function wholeMoney(amount: string, currency: string): string {
   const value = Math.round(Number(amount));
   try {
