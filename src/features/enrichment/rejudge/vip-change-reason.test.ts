@@ -4,19 +4,19 @@
  */
 import { describe, expect, it } from "vitest";
 import { newId } from "../../../lib/ids.js";
+import type { LifetimeSpend } from "../offline-signals.js";
 import { idFloor } from "./rejudge-tasks.js";
 import { vipChangeReason, wholeMoney } from "./vip-change-reason.js";
 
-const spend = (total: string, orders: number, currency = "USD") =>
-  ({
-    kind: "spend",
-    currency,
-    total,
-    largest: "150",
-    orders,
-    otherCurrencyOrders: 0,
-    otherCurrencies: [],
-  }) as const;
+const spend = (total: string, orders: number, currency = "USD"): LifetimeSpend => ({
+  kind: "spend",
+  currency,
+  total,
+  largest: "150",
+  orders,
+  otherCurrencyOrders: 0,
+  otherCurrencies: [],
+});
 
 describe("vipChangeReason", () => {
   it("says a promotion by the spend that made it", () => {
