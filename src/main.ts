@@ -211,6 +211,8 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     events: {
       customerEnriched: [deliver.onEnriched],
       vipFound: [alertOnVip, deliver.onVip],
+      // A VIP a re-judge found under the line: machines are told, people are not alerted.
+      vipLost: [deliver.onVipLost],
     },
     // Where a person's data lives, and who must hear that they were forgotten.
     privacy: {

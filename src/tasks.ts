@@ -6,6 +6,10 @@ import type { AppDeps } from "./app-deps.js";
 import { alertTasks } from "./features/alerts/alert-tasks.js";
 import { deliverToDestinationTask } from "./features/destinations/deliver-to-destination.js";
 import { createEnrichCustomerTask } from "./features/enrichment/enrich-customer.js";
+import {
+  createRejudgeCustomerTask,
+  createRejudgeOrdersTask,
+} from "./features/enrichment/rejudge/rejudge-tasks.js";
 import { resumeDeferredLookupsTask } from "./features/enrichment/resume-deferred-lookups.js";
 import { refreshRatesTask } from "./features/exchange-rates/refresh-rates-task.js";
 import { eraseClosedAccountTask } from "./features/privacy/erase-account-customers.js";
@@ -19,6 +23,8 @@ export function allTasks(deps: Pick<AppDeps, "alerts">): TaskDefinition<unknown,
   return [
     createEnrichCustomerTask(),
     resumeDeferredLookupsTask(),
+    createRejudgeOrdersTask(),
+    createRejudgeCustomerTask(),
     ...alertTasks(deps.alerts),
     eraseClosedAccountTask(),
     ...retentionTasks(),

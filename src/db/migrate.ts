@@ -27,6 +27,7 @@ import * as m0021 from "./migrations/0021_destination_disabling.js";
 import * as m0022 from "./migrations/0022_sample_store.js";
 import * as m0023 from "./migrations/0023_order_status.js";
 import * as m0024 from "./migrations/0024_store_webhooks.js";
+import * as m0025 from "./migrations/0025_rejudge.js";
 import * as m0026 from "./migrations/0026_tiers.js";
 import * as m0027 from "./migrations/0027_exchange_rates.js";
 import type { Database } from "./schema.js";
@@ -55,6 +56,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0022_sample_store": m0022,
   "0023_order_status": m0023,
   "0024_store_webhooks": m0024,
+  "0025_rejudge": m0025,
   "0026_tiers": m0026,
   "0027_exchange_rates": m0027,
 };

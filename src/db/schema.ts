@@ -173,6 +173,20 @@ export interface EnrichmentsTable {
   updated_at: number;
   /** Non-zero while the monthly budget stopped this customer's paid lookups (2: imported history). */
   paid_lookups_deferred: Generated<number>;
+  /** When the customer became the VIP they are now (enrichment or re-judge); null: not a VIP. */
+  vip_since: Generated<number | null>;
+  /** The last time a re-judge changed the VIP decision (rejudge/), and why in words. */
+  vip_changed_at: Generated<number | null>;
+  vip_change_reason: Generated<string | null>;
+  /** The last re-judge that stored a score; null: the score is the enrichment's. */
+  rejudged_at: Generated<number | null>;
+}
+
+/** How far the periodic re-judge has read the orders received (by time-ordered order id). */
+export interface RejudgeCursorsTable {
+  name: string;
+  last_order_id: string;
+  updated_at: number;
 }
 
 export type ProviderOutcome = "matched" | "not_found" | "transient" | "permanent";
@@ -464,7 +478,15 @@ export interface ForgottenOrdersTable {
 }
 
 export type DestinationKind = "webhook" | "klaviyo" | "shopify";
-export type DestinationEvent = "customer.enriched" | "customer.vip" | "customer.forgotten";
+/**
+ * `customer.not_vip` is not subscribed to on its own: it goes wherever `customer.vip` goes
+ * (destinations/enqueue-deliveries.ts), so a destination told of a VIP is told when they stop.
+ */
+export type DestinationEvent =
+  | "customer.enriched"
+  | "customer.vip"
+  | "customer.not_vip"
+  | "customer.forgotten";
 export type DestinationDeliveryStatus = "pending" | "delivered" | "failed";
 
 export interface DestinationsTable {
@@ -535,6 +557,7 @@ export interface Database {
   budget_months: BudgetMonthsTable;
   jobs: JobsTable;
   enrichments: EnrichmentsTable;
+  rejudge_cursors: RejudgeCursorsTable;
   provider_results: ProviderResultsTable;
   zip_incomes: ZipIncomesTable;
   exchange_rates: ExchangeRatesTable;

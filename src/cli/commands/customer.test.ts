@@ -7,6 +7,7 @@ import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { sqliteEngine } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { updateAccount } from "../../features/accounts/update-account.js";
 
 describe("velvet customer show", () => {
   let app: TestApp;
@@ -67,6 +68,55 @@ describe("velvet customer show", () => {
     expect(enrichment.signals.some((s) => s.value === "no enrichment provider configured")).toBe(
       true,
     );
+  });
+
+  it("shows the lifetime spend of later orders and when and why the customer became a VIP", async () => {
+    // A low line, then two more orders: the periodic re-judge promotes Ada on her history.
+    await updateAccount(app.deps.db.kysely, account.accountId, { vipThreshold: 1 });
+    for (const id of ["A-2", "A-3"]) {
+      const res = await app.submit(account.apiKey, {
+        email,
+        firstName: "Ada",
+        lastName: "Lovelace",
+        order: { id, total: "100.00", currency: "GBP" },
+      });
+      expect(res.status).toBe(200);
+    }
+    await waitFor(
+      "the re-judge",
+      async () => {
+        const row = await app.deps.db.kysely
+          .selectFrom("enrichments")
+          .select("vip_change_reason")
+          .executeTakeFirst();
+        return row?.vip_change_reason !== null && row?.vip_change_reason !== undefined;
+      },
+      20_000,
+    );
+    const shown = onlyJson(
+      await runVelvet(
+        ["customer", "show", "--account", account.accountId, "--email", email, "--json"],
+        env(),
+      ),
+    );
+    const enrichment = shown.enrichment as Record<string, unknown> & {
+      signals: Array<{ signal: string; value: unknown; points: number }>;
+    };
+    expect(enrichment).toMatchObject({
+      vip: true,
+      vipSince: enrichment.vipChangedAt,
+      vipChangeReason: expect.stringMatching(/^now a VIP: £\d+ over \d orders$/),
+      rejudgedAt: expect.any(String),
+    });
+    expect(enrichment.signals).toContainEqual(
+      expect.objectContaining({
+        signal: "lifetime_spend",
+        value: expect.stringMatching(/^£\d+\.\d\d over \d orders \(bands are in USD\)$/),
+        points: 0,
+      }),
+    );
+    // Re-judged against the line in force now, and reported with it.
+    await updateAccount(app.deps.db.kysely, account.accountId, { vipThreshold: 70 });
   });
 
   it("refuses an unknown customer or account with a message and a non-zero exit", async () => {

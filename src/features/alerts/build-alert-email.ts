@@ -44,6 +44,7 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
 
   const text = [
     `${c.customerName} is a VIP customer of ${c.storeName}.`,
+    ...(c.promotion ? [`${c.customerName} is ${c.promotion}.`] : []),
     "",
     `Score:    ${score}`,
     `Order:    ${order}`,
@@ -72,6 +73,7 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
     '<html><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#111">',
     `<h2 style="margin:0 0 8px">VIP customer: ${escapeHtml(c.customerName)}</h2>`,
     `<p style="margin:0 0 12px;color:#555">${escapeHtml(c.storeName)}</p>`,
+    ...(c.promotion ? [`<p style="margin:0 0 12px">${escapeHtml(c.promotion)}</p>`] : []),
     "<table>",
     row("Score", score),
     row("Order", order),

@@ -108,6 +108,8 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
     c.reasons.length === 0
       ? "_No single signal stood out._"
       : c.reasons.map((r) => `• ${neutralChatText(describeReason(r))}`).join("\n");
+  // A regular whose later orders made them a VIP: said first, in Velvet's words.
+  const promotion = c.promotion ? `_${neutralChatText(c.promotion)}_\n` : "";
   const links = c.verdictLinks ?? null;
   const blocks: ChatBlock[] = [
     {
@@ -119,7 +121,7 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
       },
     },
     { type: "section", fields },
-    { type: "section", text: mrkdwn(clip(`*Why*\n${reasons}`, FIELD_MAX)) },
+    { type: "section", text: mrkdwn(clip(`*Why*\n${promotion}${reasons}`, FIELD_MAX)) },
     {
       type: "actions",
       elements: [
@@ -141,6 +143,7 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
   ];
   const text = [
     `VIP customer: *${name}*, score ${scoreLine}`,
+    c.promotion ? neutralChatText(c.promotion) : null,
     order === null ? null : `Order ${neutralChatText(order)}`,
     c.location === null ? null : neutralChatText(c.location),
     c.reasons.length === 0

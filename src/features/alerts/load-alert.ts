@@ -23,6 +23,11 @@ export interface AlertContent {
   /** The account's tier the score reaches (customers/tiers.ts); absent or null: none. */
   tier?: string | null;
   reasons: AlertReason[];
+  /**
+   * Why a known customer became a VIP on later orders ("now a VIP: $3,020 over 21 orders",
+   * enrichment/rejudge/); absent for a VIP found at enrichment.
+   */
+  promotion?: string | null;
   /** The customer's latest purchase (cancelled, refunded or voided orders left out), if any. */
   order: { number: string | null; total: string | null; currency: string } | null;
   location: string | null;
@@ -83,6 +88,8 @@ export async function loadAlert(
       "customers.address_country",
       "enrichments.signals",
       "enrichments.profile",
+      "enrichments.vip",
+      "enrichments.vip_change_reason",
     ])
     .where("alerts.id", "=", alertId)
     .executeTakeFirst();
@@ -121,6 +128,7 @@ export async function loadAlert(
       threshold: row.threshold,
       tier: tierOf(row.score, readTiers(row.tiers)),
       reasons: topReasons(row.signals ?? "[]"),
+      promotion: row.vip === 1 ? (row.vip_change_reason ?? null) : null,
       order: order
         ? {
             number: order.order_number ?? order.external_order_id,

@@ -1,6 +1,8 @@
 /**
  * One customer as the merchant sees it: identity, enrichment (status, score, VIP decision and
- * every signal that made it), their tier (tiers.ts), the normalised profile, and their orders. Scoped to an account:
+ * every signal that made it, lifetime spend and largest order among them; since when a VIP, and
+ * the last change of that decision on later orders with its reason), their tier (tiers.ts), the
+ * normalised profile, and their orders. Scoped to an account:
  * another account's customer is simply not found.
  */
 import type { Kysely } from "kysely";
@@ -31,6 +33,13 @@ export interface CustomerReport {
     attempts: number;
     enrichedAt: string | null;
     lastError: string | null;
+    /** When the customer became the VIP they are now; null while not a VIP. */
+    vipSince: string | null;
+    /** The last change of the VIP decision by a re-judge of later orders, and why. */
+    vipChangedAt: string | null;
+    vipChangeReason: string | null;
+    /** The last re-judge that stored a score (null: the score is the enrichment's). */
+    rejudgedAt: string | null;
   };
   orders: Array<{
     orderId: string;
@@ -65,6 +74,10 @@ export async function getCustomerReport(
       "enrichments.attempts",
       "enrichments.enriched_at",
       "enrichments.last_error",
+      "enrichments.vip_since",
+      "enrichments.vip_changed_at",
+      "enrichments.vip_change_reason",
+      "enrichments.rejudged_at",
     ])
     .where("stores.account_id", "=", accountId);
   query =
@@ -109,6 +122,10 @@ export async function getCustomerReport(
       attempts: c.attempts ?? 0,
       enrichedAt: c.enriched_at ? iso(c.enriched_at) : null,
       lastError: c.last_error ?? null,
+      vipSince: c.vip_since ? iso(c.vip_since) : null,
+      vipChangedAt: c.vip_changed_at ? iso(c.vip_changed_at) : null,
+      vipChangeReason: c.vip_change_reason ?? null,
+      rejudgedAt: c.rejudged_at ? iso(c.rejudged_at) : null,
     },
     orders: orders.map(orderView),
   };

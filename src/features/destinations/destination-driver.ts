@@ -2,8 +2,10 @@
  * Glossary of destinations:
  * - destination: where an account's customer events go outside Velvet (a signed webhook, a CRM
  *   profile), one `destinations` row with its kind, target, events and sealed secret.
- * - event: `customer.enriched` (every finished enrichment), `customer.vip` (once, when found
- *   VIP), `customer.forgotten` (after an erasure, so the receiver can erase too).
+ * - event: `customer.enriched` (every finished enrichment, and every change of the VIP decision
+ *   on later orders), `customer.vip` (when found VIP: at enrichment, or by a re-judge),
+ *   `customer.not_vip` (a VIP a re-judge found under the line; delivered wherever `customer.vip`
+ *   is), `customer.forgotten` (after an erasure, so the receiver can erase too).
  * - delivery: one event to one destination, a `destination_deliveries` row written with its
  *   keyed job in the event's transaction (the outbox): exactly one per event and destination.
  * - attempt: one try at a delivery, logged in `destination_attempts`.

@@ -1,9 +1,13 @@
 /**
- * The destinations' handlers for the three customer events (registered in main.ts): for each
+ * The destinations' handlers for the customer events (registered in main.ts): for each
  * destination of the account that takes the event, one `destination_deliveries` row with its
  * body, and its keyed job, in the event's transaction. The unique (destination, event key) with
  * ON CONFLICT DO NOTHING makes "one delivery per event and destination, ever" hold across
  * re-enrichment, retries and racing processes; a job is written only for a row this call made.
+ * An enrichment's events are keyed by the customer (once per customer, ever); a re-judge's
+ * change of the VIP decision (promoted, demoted) is a new event each time, keyed by the
+ * customer and the moment of the change, and its data says what changed and why (`change`).
+ * `customer.not_vip` (a VIP found under the line) goes wherever `customer.vip` goes.
  * A destination its receiver disabled (410 Gone) gets the row, failed with why, and no job:
  * the event is recorded, not sent, and can be sent again once the destination is enabled.
  */
@@ -16,7 +20,7 @@ import { newId } from "../../lib/ids.js";
 import { topReasons } from "../alerts/top-reasons.js";
 import { accountTiers } from "../customers/account-tiers.js";
 import { tierOf } from "../customers/tiers.js";
-import type { CustomerEnriched, VipFound } from "../enrichment/enrichment-deps.js";
+import type { CustomerEnriched, VipFound, VipLost } from "../enrichment/enrichment-deps.js";
 import type { CustomerForgotten } from "../privacy/privacy-registry.js";
 import { DELIVER_TO_DESTINATION, DELIVERY_MAX_ATTEMPTS } from "./delivery-task.js";
 import type { DestinationRegistry } from "./destination-driver.js";
@@ -40,6 +44,13 @@ interface EventToDeliver {
   historical: boolean;
   data: Record<string, unknown>;
   requestId: string | null;
+  /** A re-judge's change: its moment makes the event key (one delivery per change). */
+  changedAt?: number;
+}
+
+/** The subscription an event is delivered under. */
+function subscribedAs(event: DestinationEvent): DestinationEvent {
+  return event === "customer.not_vip" ? "customer.vip" : event;
 }
 
 export async function enqueueDeliveries(
@@ -55,7 +66,7 @@ export async function enqueueDeliveries(
     .execute();
   let queued = 0;
   for (const d of destinations) {
-    if (!d.events.split(",").includes(e.event)) continue;
+    if (!d.events.split(",").includes(subscribedAs(e.event))) continue;
     // A kind may take only some customers (Shopify: those the store sync knows).
     const driver = registry.get(d.kind);
     if (driver?.accepts !== undefined && !driver.accepts(e.event, e.data)) continue;
@@ -77,7 +88,10 @@ export async function enqueueDeliveries(
         account_id: e.accountId,
         customer_id: e.linkCustomer ? e.customerId : null,
         event: e.event,
-        event_key: `${e.event}:${e.customerId}`,
+        event_key:
+          e.changedAt === undefined
+            ? `${e.event}:${e.customerId}`
+            : `${e.event}:${e.customerId}:${e.changedAt}`,
         historical: e.historical ? 1 : 0,
         body: kept,
         status: disabled ? "failed" : "pending",
@@ -142,44 +156,52 @@ async function customerData(trx: Transaction<Database>, event: CustomerEnriched)
     vip: event.vip,
     reasons: topReasons(JSON.stringify(event.signals), MAX_REASONS),
     historical: event.historical,
+    ...(event.change === undefined
+      ? {}
+      : {
+          change: {
+            kind: event.change.kind,
+            at: new Date(event.change.at).toISOString(),
+            reason: event.change.reason,
+          },
+        }),
   };
 }
 
-/** The destinations' handlers for the three events, over the registry of kinds (main.ts). */
-export function destinationHandlers(registry: DestinationRegistry) {
-  const onEnriched: EventHandler<CustomerEnriched> = async (trx, event, now) => {
-    await enqueueDeliveries(
-      trx,
-      registry,
-      {
-        accountId: event.accountId,
-        event: "customer.enriched",
-        customerId: event.customerId,
-        linkCustomer: true,
-        historical: event.historical,
-        data: await customerData(trx, event),
-        requestId: event.requestId,
-      },
-      now,
-    );
-  };
+/** One customer event to the destinations that take it. */
+async function deliverCustomerEvent(
+  trx: Transaction<Database>,
+  registry: DestinationRegistry,
+  type: "customer.enriched" | "customer.vip" | "customer.not_vip",
+  event: CustomerEnriched,
+  now: number,
+): Promise<void> {
+  await enqueueDeliveries(
+    trx,
+    registry,
+    {
+      accountId: event.accountId,
+      event: type,
+      customerId: event.customerId,
+      linkCustomer: true,
+      historical: event.historical,
+      data: await customerData(trx, event),
+      requestId: event.requestId,
+      ...(event.change === undefined ? {} : { changedAt: event.change.at }),
+    },
+    now,
+  );
+}
 
-  const onVip: EventHandler<VipFound> = async (trx, event, now) => {
-    await enqueueDeliveries(
-      trx,
-      registry,
-      {
-        accountId: event.accountId,
-        event: "customer.vip",
-        customerId: event.customerId,
-        linkCustomer: true,
-        historical: event.historical,
-        data: await customerData(trx, event),
-        requestId: event.requestId,
-      },
-      now,
-    );
-  };
+/** The destinations' handlers for the customer events, over the registry of kinds (main.ts). */
+export function destinationHandlers(registry: DestinationRegistry) {
+  const onEnriched: EventHandler<CustomerEnriched> = (trx, event, now) =>
+    deliverCustomerEvent(trx, registry, "customer.enriched", event, now);
+  const onVip: EventHandler<VipFound> = (trx, event, now) =>
+    deliverCustomerEvent(trx, registry, "customer.vip", event, now);
+  /** A VIP a re-judge found under the line: Shopify's tag comes off, a webhook hears it. */
+  const onVipLost: EventHandler<VipLost> = (trx, event, now) =>
+    deliverCustomerEvent(trx, registry, "customer.not_vip", event, now);
 
   /**
    * After an erasure (raised while the customer row still exists): the receiver is told which
@@ -213,5 +235,5 @@ export function destinationHandlers(registry: DestinationRegistry) {
     );
   };
 
-  return { onEnriched, onVip, onForgotten };
+  return { onEnriched, onVip, onVipLost, onForgotten };
 }

@@ -3,8 +3,9 @@
  * answers as Shopify does (userErrors, ACCESS_DENIED, THROTTLED with its cost): adding checks the
  * token's write_customers scope; a VIP known to the store sync gets the tag and the
  * velvet.vip_score metafield on their Shopify customer, a throttled call waits without spending
- * an attempt, customers Shopify does not know are not sent, and forgetting removes both; with
- * tiers, the VIP's tier tag goes on and the account's other tier tags come off.
+ * an attempt, customers Shopify does not know are not sent, and forgetting removes both, as does
+ * a re-judge that finds a VIP under the line (`customer.not_vip`); back over it, they are back;
+ * with tiers, the VIP's tier tag goes on and the account's other tier tags come off.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeProviders, startFakeProviders } from "../../../test/fakes/providers/index.js";
@@ -22,6 +23,8 @@ import { newId } from "../../lib/ids.js";
 import { allTasks } from "../../tasks.js";
 import { updateAccount } from "../accounts/update-account.js";
 import { systemActor } from "../audit/audit-actor.js";
+import { createStoreWindows } from "../enrichment/offline/store-order-window.js";
+import { rejudgeCustomer } from "../enrichment/rejudge/rejudge-customer.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { sealCredentials } from "../store-sync/credentials.js";
 import { addDestination } from "./add-destination.js";
@@ -199,6 +202,38 @@ for (const engine of ENGINES) {
       expect(new Set(shopify.requests.map((r) => JSON.stringify(r.version)))).toEqual(
         new Set([JSON.stringify({ asked: "2026-10", served: "2026-10" })]),
       );
+    });
+
+    it("untags a VIP a re-judge finds under the line, and tags them again back over it", async () => {
+      // The first test added the destination and started the worker.
+      const shopifyId = String(7000 + n + 1);
+      const customerId = await vipFromShopify(shopifyId);
+      const tags = () => shopify.customers.get(shopifyId)?.tags ?? [];
+      await waitFor("tagged", () => tags().includes("VIP"), 20_000);
+      const rejudge = () =>
+        rejudgeCustomer(app.deps, createStoreWindows(), customerId, {
+          historical: false,
+          requestId: null,
+        });
+      // The line moved above the customer's score: their next re-judge finds them under it.
+      await updateAccount(app.deps.db.kysely, account.accountId, { vipThreshold: 100 });
+      expect((await rejudge()).kind).toBe("demoted");
+      await waitFor("untagged", () => !tags().includes("VIP"), 20_000);
+      expect(shopify.customers.get(shopifyId)).toEqual({ tags: ["wholesale"], metafields: {} });
+      await updateAccount(app.deps.db.kysely, account.accountId, { vipThreshold: 70 });
+      expect((await rejudge()).kind).toBe("promoted");
+      await waitFor("tagged again", () => tags().includes("VIP"), 20_000);
+      const events = await app.deps.db.kysely
+        .selectFrom("destination_deliveries")
+        .select("event")
+        .where("customer_id", "=", customerId)
+        .orderBy("created_at")
+        .execute();
+      expect(events.map((e) => e.event)).toEqual([
+        "customer.vip",
+        "customer.not_vip",
+        "customer.vip",
+      ]);
     });
 
     it("fails a delivery with Shopify's userErrors when the customer is gone there", async () => {

@@ -301,6 +301,53 @@ for (const engine of ENGINES) {
       expect(s.emailDomain).toEqual({ domain: "acme-industries.com", kind: "corporate" });
     });
 
+    it("sums the counted orders of the latest order's currency, exactly, and says what it left out", async () => {
+      const store = await createStore(k);
+      const c = await createCustomer(k, store);
+      await addOrders(k, store, c, ["19.99", "0.01", "1200.10"], "EUR");
+      // 21 modest orders of $143.80: $3,019.80, summed without a float's drift.
+      await addOrders(
+        k,
+        store,
+        c,
+        Array.from({ length: 21 }, () => "143.80"),
+      );
+      const cancelled = newId(tick());
+      await k
+        .insertInto("orders")
+        .values({
+          id: cancelled,
+          store_id: store,
+          customer_id: c,
+          external_order_id: null,
+          order_number: null,
+          total: "5000.00",
+          currency: "USD",
+          created_at: clock,
+          counts: 0,
+        })
+        .execute();
+      const s = await signalsOf(k, windows, c, clock);
+      expect(s.orderCount).toBe(24);
+      expect(s.lifetime).toMatchObject({
+        kind: "spend",
+        currency: "USD",
+        orders: 21,
+        otherCurrencyOrders: 3,
+        otherCurrencies: ["EUR"],
+      });
+      if (s.lifetime.kind !== "spend") throw new Error("no spend");
+      expect(Number(s.lifetime.total)).toBe(3019.8);
+      expect(Number(s.lifetime.largest)).toBe(143.8);
+    });
+
+    it("has no lifetime spend without an order total", async () => {
+      const store = await createStore(k);
+      const c = await createCustomer(k, store);
+      await addOrder(k, store, c, null);
+      expect((await signalsOf(k, windows, c, clock)).lifetime).toEqual({ kind: "none" });
+    });
+
     it("looks the ZIP code up once the income data is loaded, and says when it is unknown", async () => {
       await k
         .insertInto("zip_incomes")

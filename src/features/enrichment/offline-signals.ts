@@ -1,7 +1,9 @@
 /**
  * The signals that need no provider and always run: the latest order's value (absolute, and
  * against the store's own history), corporate versus free-mail domain, repeat purchases in the
- * store, and the affluent-area lookup of the customer's ZIP code.
+ * store, the customer's lifetime spend and largest order (offline/lifetime-spend.ts), and the
+ * affluent-area lookup of the customer's ZIP code. They are gathered at the enrichment and
+ * again at every re-judge (rejudge/), each time from the customer's whole history.
  *
  * Currency: the order keeps its amount and currency as submitted. Absolute value bands are in
  * USD: an order in another currency is converted with the latest euro reference rates held
@@ -13,6 +15,7 @@ import type { Kysely } from "kysely";
 import type { Customer, Database } from "../../db/schema.js";
 import { type AreaIncome, areaIncome } from "./offline/area-income.js";
 import { classifyEmailDomain, type EmailDomain } from "./offline/email-domain.js";
+import { type LifetimeSpend, lifetimeSpend } from "./offline/lifetime-spend.js";
 import {
   customerOrderCount,
   type LatestOrder,
@@ -23,7 +26,7 @@ import {
 import { valueInUsd } from "./offline/order-in-usd.js";
 import type { StoreWindows } from "./offline/store-order-window.js";
 
-export type { AreaIncome, EmailDomain, LatestOrder, StoreRank };
+export type { AreaIncome, EmailDomain, LatestOrder, LifetimeSpend, StoreRank };
 
 export interface OfflineSignals {
   latestOrder: LatestOrder;
@@ -31,6 +34,8 @@ export interface OfflineSignals {
   emailDomain: EmailDomain;
   /** Orders the customer has placed in this store (all of them, with or without a total). */
   orderCount: number;
+  /** The counted orders' sum and largest, in the latest order's currency. */
+  lifetime: LifetimeSpend;
   area: AreaIncome;
 }
 
@@ -55,12 +60,14 @@ export async function gatherOfflineSignals(
   const order = await withUsdValue(db, await latestOrder(db, customer.id));
   const storeRank = await rankInStore(db, windows, customer.store_id, order, now);
   const orderCount = await customerOrderCount(db, customer.id);
+  const lifetime = await lifetimeSpend(db, customer.id, order);
   const area = await areaIncome(db, customer.address_zipcode, customer.address_country);
   return {
     latestOrder: order,
     storeRank,
     emailDomain: classifyEmailDomain(customer.email_normalized),
     orderCount,
+    lifetime,
     area,
   };
 }

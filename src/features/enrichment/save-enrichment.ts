@@ -3,7 +3,7 @@
  * failure. The result is written in the transaction enrich-customer.ts opens, the one that also
  * hands a VIP on to the alerts: no VIP can be stored without its alerts, nor alerted twice.
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database, EnrichmentsTable } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
@@ -58,6 +58,7 @@ type ResultValues = AttemptValues &
     signals: string;
     profile: string;
     paid_lookups_deferred: number;
+    vip_since: number | null;
   };
 
 const ATTEMPT = ["customer_id", "attempts", "started_at", "updated_at"] as const;
@@ -71,6 +72,7 @@ const RESULT = [
   "last_error",
   "enriched_at",
   "paid_lookups_deferred",
+  "vip_since",
 ] as const;
 
 /** Inserts the customer's enrichment row or updates every given column of it. */
@@ -83,7 +85,21 @@ function upsertEnrichment(db: Kysely<Database> | Transaction<Database>, v: Attem
 }
 
 const upsertAttempt = preparedQuery(ATTEMPT, upsertEnrichment);
-const upsertResult = preparedQuery(RESULT, (db, v: ResultValues) => upsertEnrichment(db, v));
+/** A VIP keeps the moment they became one (an earlier enrichment, a re-judge); others have none. */
+const upsertResult = preparedQuery(RESULT, (db, v: ResultValues) => {
+  const { customer_id: _, vip_since: __, ...update } = v;
+  return db
+    .insertInto("enrichments")
+    .values(v)
+    .onConflict((oc) =>
+      oc.column("customer_id").doUpdateSet({
+        ...update,
+        vip_since: sql<
+          number | null
+        >`case when excluded.vip = 1 then coalesce(enrichments.vip_since, excluded.vip_since) else null end`,
+      }),
+    );
+});
 
 const markEnriched = preparedQuery(["id", "now"], (db, v: { id: string; now: number }) =>
   db
@@ -133,6 +149,7 @@ export async function saveEnrichmentResult(
     last_error: result.providerErrors,
     enriched_at: now,
     paid_lookups_deferred: result.paidLookupsDeferred,
+    vip_since: result.vip ? now : null,
   });
   await markEnriched.execute(trx, { id: customerId, now });
 }

@@ -28,6 +28,7 @@ import { getAccount } from "../accounts/get-account.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { estimateLookupCost, type LookupCostEstimate } from "../enrichment/estimate-lookup-cost.js";
+import { enqueueRejudge } from "../enrichment/rejudge/enqueue-rejudge.js";
 import { normalizeEmail } from "../orders/email-address.js";
 import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import { submitOrder } from "../orders/submit-order.js";
@@ -112,7 +113,18 @@ export async function importOrders(
     options.onRowError?.(error);
   };
   const run = options.apply ? applyBatch : countBatch;
-  const context: BatchContext = { deps, store, options, seen, tally, rowError, counts };
+  // Customers known before the import who got orders from it: re-judged once each, at the end.
+  const returning = new Set<string>();
+  const context: BatchContext = {
+    deps,
+    store,
+    options,
+    seen,
+    tally,
+    rowError,
+    counts,
+    returning,
+  };
   try {
     let batch: OrderItem[] = [];
     for await (const item of readOrderFile(options.file, counts)) {
@@ -135,6 +147,7 @@ export async function importOrders(
     seen.close();
   }
   report(true);
+  if (options.apply) await rejudgeReturning(deps, returning, options.alerts);
   const price = deps.config.enrichmentPriceUsd;
   const lookups = await estimateLookupCost(
     deps.db.kysely,
@@ -197,6 +210,7 @@ interface BatchContext {
   tally: Tally;
   rowError: (error: RowError) => void;
   counts: { orders: number };
+  returning: Set<string>;
 }
 
 /** The batch without the orders of forgotten customers, which are counted. */
@@ -215,7 +229,7 @@ async function withoutForgotten(context: BatchContext, batch: OrderItem[]): Prom
 }
 
 async function applyBatch(context: BatchContext, all: OrderItem[]): Promise<void> {
-  const { deps, store, options, seen, tally, rowError, counts } = context;
+  const { deps, store, options, seen, tally, rowError, counts, returning } = context;
   await refuseClosedAccount(deps, store.accountId);
   const batch = await withoutForgotten(context, all);
   // A customer's orders go in file order, one after the other (the customer is stored as their
@@ -250,7 +264,29 @@ async function applyBatch(context: BatchContext, all: OrderItem[]): Promise<void
     if (seen.add("customer", normalizeEmail(item.submission.email))) tally.customers += 1;
     if (outcome.value.newCustomer) tally.newCustomers += 1;
     if (!outcome.value.newOrder) tally.skipped += 1;
+    else if (outcome.value.enrichmentStatus === "existing") returning.add(outcome.value.customerId);
   });
+}
+
+/**
+ * One keyed re-judge per customer the store knew before who got orders from the file (a new
+ * customer's enrichment reads their whole history anyway; one whose enrichment is still queued
+ * is skipped by the re-judge for the same reason). Historical unless the import raises alerts.
+ */
+async function rejudgeReturning(
+  deps: Pick<Deps, "db" | "clock">,
+  returning: ReadonlySet<string>,
+  alerts: boolean,
+): Promise<void> {
+  const ids = [...returning];
+  for (let i = 0; i < ids.length; i += 500) {
+    await deps.db.kysely.transaction().execute(async (trx) => {
+      const now = deps.clock.now();
+      for (const id of ids.slice(i, i + 500)) {
+        await enqueueRejudge(trx, id, now, { historical: !alerts });
+      }
+    });
+  }
 }
 
 /** The account was closed while the import ran: nothing more is taken. */

@@ -18,10 +18,11 @@
  * held (`status_at`), so an older update read late (an overlap, a webhook retried after a newer
  * one) never overwrites a newer status.
  *
- * A late cancellation changes the order only: a customer already enriched keeps the score, VIP
- * verdict and alerts computed when the order counted, and only the scoring of their later
- * orders reads a history without it (re-scoring a customer when a status changes is another
- * piece of work).
+ * A known customer is re-judged after the commit (enrichment/rejudge/): when a known order's
+ * status changes (a late cancellation, a refund) and when a new order of theirs is taken, one
+ * keyed job per customer however many of their orders the page holds. Their score is
+ * recomputed from the whole history of purchases: a cancellation can make a VIP not one, which
+ * destinations hear and people are not alerted about.
  *
  * An order the intake refuses (an AppError: no usable e-mail, an id that belongs to another
  * customer) throws OrderRefused: its writes are in the caller's transaction, which must roll
@@ -33,6 +34,7 @@ import type { Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database, StoreConnectionsTable } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
+import { enqueueRejudge } from "../enrichment/rejudge/enqueue-rejudge.js";
 import { findForgottenOrders, forgottenOrderKeys } from "../orders/forgotten-orders.js";
 import { findOrder } from "../orders/order-queries.js";
 import { submitOrderInTransaction } from "../orders/submit-order.js";
@@ -92,6 +94,8 @@ export async function writePulledOrders(
     connection.store_id,
     orders.flatMap((o) => (o.kind === "order" ? [o.externalId] : [])),
   );
+  // Known customers whose orders changed: re-judged once each, live unless only history moved.
+  const rejudge = new Map<string, boolean>();
   for (const [index, order] of orders.entries()) {
     if (order.kind === "skip") skips.push({ index, reason: order.reason });
     else if (refused.has(index)) skips.push({ index, reason: "refused" });
@@ -100,11 +104,18 @@ export async function writePulledOrders(
       const known = await updateKnownOrder(trx, connection, order);
       if (known === null) skips.push({ index, reason: notPurchasedReason(order.status) });
       else {
-        outcomes.push(known);
+        if (known.stoppedCounting) rejudge.set(known.customerId, true);
+        const { stoppedCounting: _, ...outcome } = known;
+        outcomes.push(outcome);
         afterOrder?.(index);
       }
     } else {
       const outcome = await submitOne(trx, deps, connection, order, index);
+      // A known order read again counts again only if it had stopped counting (reinstated).
+      const reinstated =
+        !outcome.newOrder && outcome.orderId !== undefined
+          ? (await countsOf(trx, outcome.orderId)) === 0
+          : false;
       if (outcome.orderId !== undefined) await setStatus(trx, outcome.orderId, order);
       if (order.shopifyCustomerId) {
         await trx
@@ -115,8 +126,17 @@ export async function writePulledOrders(
       }
       outcomes.push(outcome);
       if (outcome.newOrder) created.push(index);
+      const changed = outcome.newOrder || reinstated;
+      if (changed && !outcome.newCustomer && outcome.enrichmentStatus === "existing") {
+        const live = order.createdAt >= connection.live_after;
+        rejudge.set(outcome.customerId, (rejudge.get(outcome.customerId) ?? false) || live);
+      }
       afterOrder?.(index);
     }
+  }
+  const now = deps.clock.now();
+  for (const [customerId, live] of rejudge) {
+    await enqueueRejudge(trx, customerId, now, { historical: !live });
   }
   return { outcomes, skips, created };
 }
@@ -126,20 +146,32 @@ async function updateKnownOrder(
   trx: Transaction<Database>,
   connection: PulledOrdersConnection,
   order: TakenOrder,
-): Promise<SubmitOrderOutcome | null> {
+): Promise<(SubmitOrderOutcome & { stoppedCounting: boolean }) | null> {
   const known = await findOrder.executeTakeFirst(trx, {
     store_id: connection.store_id,
     external_order_id: order.externalId,
   });
   if (known === undefined) return null;
+  const counted = (await countsOf(trx, known.id)) === 1;
   await setStatus(trx, known.id, order);
+  const stoppedCounting = counted && (await countsOf(trx, known.id)) === 0;
   return {
     customerId: known.customer_id,
     orderId: known.id,
     enrichmentStatus: "existing",
     newCustomer: false,
     newOrder: false,
+    stoppedCounting,
   };
+}
+
+async function countsOf(trx: Transaction<Database>, orderId: string): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom("orders")
+    .select("counts")
+    .where("id", "=", orderId)
+    .executeTakeFirst();
+  return row?.counts;
 }
 
 /** Newer wins: the status is written only over an older or same-second one (or none). */

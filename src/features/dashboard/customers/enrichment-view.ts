@@ -52,6 +52,9 @@ export function enrichmentPanel(d: CustomerDetail, accountThreshold: number): Sa
   <dl class="facts small">
     <dt>Attempts</dt><dd>${e?.attempts ?? 0}</dd>
     <dt>Enriched</dt><dd>${timeTag(e?.enriched_at ?? null, true, "Not yet")}</dd>
+    ${e?.vip_since ? html`<dt>VIP since</dt><dd>${timeTag(e.vip_since)}</dd>` : ""}
+    ${e?.rejudged_at ? html`<dt>Re-scored</dt><dd>${timeTag(e.rejudged_at)} <span class="muted">on later orders, no provider asked</span></dd>` : ""}
+    ${e?.vip_changed_at ? html`<dt>${vip ? "Became a VIP" : "Stopped being a VIP"}</dt><dd>${timeTag(e.vip_changed_at)}: ${e.vip_change_reason ?? ""}</dd>` : ""}
     ${e?.last_error && status !== "failed" ? html`<dt>Last error</dt><dd>${e.last_error}</dd>` : ""}
   </dl>
 </section>`;

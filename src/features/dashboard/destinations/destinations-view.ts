@@ -18,7 +18,9 @@ export const DESTINATIONS_PATH = "/settings/integrations/destinations";
 
 export const EVENT_HELP: Record<DestinationEvent, string> = {
   "customer.enriched": "every finished enrichment: score, threshold, VIP or not, the reasons",
-  "customer.vip": "once per customer, when found to be a VIP",
+  "customer.vip": "when a customer becomes a VIP (at enrichment, or when later orders add up)",
+  "customer.not_vip":
+    "when a VIP's counted spend falls back under the line (with customer.vip: Shopify's tag comes off)",
   "customer.forgotten": "after an erasure, with the id, e-mail and why, so you can erase too",
 };
 

@@ -3,7 +3,9 @@
  * store-sync, sealed under STORE_TOKEN_KEY): a VIP's Shopify customer (the order's customer,
  * whose id the sync keeps) gets a tag (`tagsAdd`, default `VIP`) and a `velvet.vip_score`
  * metafield (`metafieldsSet`), and the tag of their tier (shopify-tier-tags.ts), in one GraphQL
- * request; a forgotten person's tags and metafield are removed (`tagsRemove`, `metafieldsDelete`). Adding checks the token's `write_customers`
+ * request; a forgotten person's tags and metafield are removed (`tagsRemove`,
+ * `metafieldsDelete`), and so are those of a VIP a re-judge found under the line
+ * (`customer.not_vip`, which follows the `customer.vip` subscription). Adding checks the token's `write_customers`
  * scope with Shopify first. Customers Shopify does not know (from the API or a file) are not
  * sent there.
  */
@@ -162,7 +164,7 @@ export function shopifyDriver(options: ShopifyAccess): DestinationDriver {
       };
       const tierTags = tierTagChanges(event.data.tier ?? null, tiers);
       const body =
-        event.type === "customer.forgotten"
+        event.type === "customer.forgotten" || event.type === "customer.not_vip"
           ? {
               query: UNTAG,
               variables: {

@@ -9,6 +9,15 @@ const ORDINARY: OfflineSignals = {
   storeRank: { kind: "too_few_orders", storeOrders: 3, minimum: 20, currency: "USD" },
   emailDomain: { domain: "gmail.com", kind: "free_mail" },
   orderCount: 1,
+  lifetime: {
+    kind: "spend",
+    currency: "USD",
+    total: "40.00",
+    largest: "40.00",
+    orders: 1,
+    otherCurrencyOrders: 0,
+    otherCurrencies: [],
+  },
   area: { kind: "not_loaded" },
 };
 
@@ -62,6 +71,18 @@ describe("computeScore: the two reference customers", () => {
       },
       { source: "offline", signal: "email_domain", value: "gmail.com (free mail)", points: 0 },
       { source: "offline", signal: "repeat_purchases", value: 1, points: 0 },
+      {
+        source: "offline",
+        signal: "lifetime_spend",
+        value: "$40.00 over 1 order (the order itself)",
+        points: 0,
+      },
+      {
+        source: "offline",
+        signal: "largest_order",
+        value: "$40.00 (the latest order)",
+        points: 0,
+      },
       { source: "offline", signal: "area_median_income_usd", value: 78_000, points: 0 },
     ]);
   });

@@ -26,10 +26,18 @@ export interface ScoreResult {
 }
 
 export function computeScore(input: ScoreInput): ScoreResult {
-  const signals = [
+  return totalOf([
     ...profileSignals(input.profile, input.noProfileReason),
     ...offlineSignals(input.offline),
-  ];
+  ]);
+}
+
+/**
+ * The score of these lines, 0–100, with the line that caps or floors it when the raw sum is
+ * out of range (a re-judge adds fresh offline lines to the stored provider lines: rejudge/).
+ */
+export function totalOf(lines: ScoreSignal[]): ScoreResult {
+  const signals = [...lines];
   const raw = signals.reduce((sum, s) => sum + s.points, 0);
   const score = Math.min(MAX_SCORE, Math.max(MIN_SCORE, raw));
   if (score !== raw) {

@@ -1,15 +1,21 @@
-/** The score lines that come from the offline signals (order, store history, e-mail, area). */
+/**
+ * The score lines that come from the offline signals (order, store history, e-mail, lifetime
+ * spend and largest order, area).
+ */
 
 import { isDecimalString, toMicros } from "../../../lib/decimal.js";
 import { formatMoney } from "../../../lib/money.js";
 import { plural } from "../../../lib/plural.js";
 import { usdPerUnitText } from "../../exchange-rates/usd-conversion.js";
-import type { AreaIncome, OfflineSignals } from "../offline-signals.js";
+import type { AreaIncome, LifetimeSpend, OfflineSignals } from "../offline-signals.js";
 import type { ScoreSignal } from "./score-signal.js";
 import {
   AREA_MEDIAN_INCOME_BANDS,
+  type Band,
   bandPoints,
   CORPORATE_DOMAIN_POINTS,
+  LARGEST_ORDER_USD_BANDS,
+  LIFETIME_SPEND_USD_BANDS,
   ORDER_VALUE_USD_BANDS,
   REPEAT_ORDER_BANDS,
   STORE_PERCENTILE_BANDS,
@@ -35,6 +41,8 @@ export function offlineSignals(offline: OfflineSignals): ScoreSignal[] {
       value: offline.orderCount,
       points: bandPoints(offline.orderCount, REPEAT_ORDER_BANDS),
     },
+    lifetimeSpendSignal(offline.lifetime),
+    largestOrderSignal(offline),
     affluentArea(offline.area),
   ];
 }
@@ -66,10 +74,44 @@ function orderValue({ latestOrder: order }: OfflineSignals): ScoreSignal {
 }
 
 /** Exact: "499.999" is below the $500 band, whatever a float would round it to. */
-function usdOrderPoints(total: string): number {
+function usdOrderPoints(total: string, bands: Band[] = ORDER_VALUE_USD_BANDS): number {
   if (!isDecimalString(total)) return 0;
   const micros = toMicros(total);
-  return ORDER_VALUE_USD_BANDS.find((b) => micros >= BigInt(b.atLeast) * 1_000_000n)?.points ?? 0;
+  return bands.find((b) => micros >= BigInt(b.atLeast) * 1_000_000n)?.points ?? 0;
+}
+
+/** "$3,020.00 over 21 orders"; other currencies' orders said, not added. */
+export function describeLifetimeSpend(spend: Extract<LifetimeSpend, { kind: "spend" }>): string {
+  const base = `${formatMoney(spend.total, spend.currency)} over ${plural(spend.orders, "order")}`;
+  if (spend.otherCurrencyOrders === 0) return base;
+  const others = plural(spend.otherCurrencyOrders, "order");
+  return `${base} (${spend.currency} only: ${others} in ${spend.otherCurrencies.join(", ")} not added)`;
+}
+
+/** Scored from the second order on: a first order is the order bands' to score. */
+function lifetimeSpendSignal(spend: LifetimeSpend): ScoreSignal {
+  const base = { source: "offline", signal: "lifetime_spend" };
+  if (spend.kind === "none") return { ...base, value: NO_ORDER_TOTAL, points: 0 };
+  const value = describeLifetimeSpend(spend);
+  if (spend.currency !== "USD") return { ...base, value: `${value} (bands are in USD)`, points: 0 };
+  if (spend.orders < 2) return { ...base, value: `${value} (the order itself)`, points: 0 };
+  return { ...base, value, points: usdOrderPoints(spend.total, LIFETIME_SPEND_USD_BANDS) };
+}
+
+/** Scored when a past order is larger than the latest, which has its own bands. */
+function largestOrderSignal({ lifetime, latestOrder }: OfflineSignals): ScoreSignal {
+  const base = { source: "offline", signal: "largest_order" };
+  if (lifetime.kind === "none") return { ...base, value: NO_ORDER_TOTAL, points: 0 };
+  const value = formatMoney(lifetime.largest, lifetime.currency);
+  if (lifetime.currency !== "USD")
+    return { ...base, value: `${value} (bands are in USD)`, points: 0 };
+  const latest = latestOrder.kind === "order" ? latestOrder.total : "0";
+  const isLatest =
+    isDecimalString(latest) &&
+    isDecimalString(lifetime.largest) &&
+    toMicros(lifetime.largest) <= toMicros(latest);
+  if (isLatest) return { ...base, value: `${value} (the latest order)`, points: 0 };
+  return { ...base, value, points: usdOrderPoints(lifetime.largest, LARGEST_ORDER_USD_BANDS) };
 }
 
 function storeRank({ storeRank: rank }: OfflineSignals): ScoreSignal {

@@ -21,6 +21,15 @@ describe("signalLabel", () => {
       latestOrder: { kind: "order", total: "950.00", currency: "USD" },
       storeRank: { kind: "ranked", percentile: 99, storeOrders: 40, currency: "USD" },
       orderCount: 2,
+      lifetime: {
+        kind: "spend",
+        currency: "USD",
+        total: "2150.00",
+        largest: "1200.00",
+        orders: 2,
+        otherCurrencyOrders: 0,
+        otherCurrencies: [],
+      },
       area: { kind: "found", zcta: "94027", medianHouseholdIncome: 250_001 },
     };
     const full = computeScore({
@@ -44,8 +53,8 @@ describe("signalLabel", () => {
           .map((s) => s.signal),
       ),
     ];
-    // Eight from the profile, "no provider matched", five offline: a new one must be labelled.
-    expect(names).toHaveLength(14);
+    // Eight from the profile, "no provider matched", seven offline: a new one must be labelled.
+    expect(names).toHaveLength(16);
     expect(names.filter((name) => !Object.hasOwn(SIGNAL_LABELS, name))).toEqual([]);
   });
 });

@@ -22,6 +22,8 @@ export const SIGNAL_LABELS: Readonly<Record<string, string>> = {
   order_vs_store_percentile: "Order vs. the store's orders (percentile)",
   email_domain: "E-mail domain",
   repeat_purchases: "Orders so far",
+  lifetime_spend: "Lifetime spend",
+  largest_order: "Largest order",
   area_median_income_usd: "Area median household income",
 };
 

@@ -15,6 +15,15 @@ const ORDINARY: OfflineSignals = {
   storeRank: { kind: "too_few_orders", storeOrders: 3, minimum: 20, currency: "USD" },
   emailDomain: { domain: "gmail.com", kind: "free_mail" },
   orderCount: 1,
+  lifetime: {
+    kind: "spend",
+    currency: "USD",
+    total: "40.00",
+    largest: "40.00",
+    orders: 1,
+    otherCurrencyOrders: 0,
+    otherCurrencies: [],
+  },
   area: { kind: "not_loaded" },
 };
 

@@ -139,11 +139,42 @@ export const REPEAT_ORDER_BANDS: Band[] = [
   { atLeast: 2, points: 4 },
 ];
 
+/**
+ * Lifetime spend: the sum of the customer's counted orders (USD only, like the order bands).
+ * Scored only once there is more than one order (a first order is the order bands' business),
+ * so it rewards the regular whose orders add up: $144 a time over 21 orders is $3,020, worth 30
+ * with the 12 of ten repeat orders, which a first order of $144 (4) never earns alone. With a
+ * modest profile (a manager, 5, at a 500-person company, 8, with a $150k salary, 12) and a
+ * median order, that first order scores ~31, well under the default 70; the same person at
+ * $3,020 over 21 orders scores 25 + 4 + 2 + 12 + 30 = 73, and crosses it. A stranger with no
+ * profile never gets there on spend alone below $10,000 (45).
+ */
+export const LIFETIME_SPEND_USD_BANDS: Band[] = [
+  { atLeast: 10_000, points: 45 },
+  { atLeast: 5_000, points: 38 },
+  { atLeast: 2_500, points: 30 },
+  { atLeast: 1_000, points: 15 },
+  { atLeast: 500, points: 6 },
+];
+
+/**
+ * The largest order ever, when it is not the latest (the latest has its own bands): a customer
+ * who once bought big is likelier to again. Light, since one order can be a gift.
+ */
+export const LARGEST_ORDER_USD_BANDS: Band[] = [
+  { atLeast: 2_500, points: 10 },
+  { atLeast: 1_000, points: 6 },
+  { atLeast: 500, points: 3 },
+];
+
 export function bandPoints(value: number, bands: Band[]): number {
   return bands.find((b) => value >= b.atLeast)?.points ?? 0;
 }
 
-/** The highest score the offline signals alone can give (no provider configured). */
+/**
+ * The highest score the offline signals alone can give a customer's first order (no provider
+ * configured); a regular's lifetime spend and largest order add to it on later orders.
+ */
 export const OFFLINE_MAX_SCORE = Math.min(
   MAX_SCORE,
   [
