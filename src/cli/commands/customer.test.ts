@@ -111,8 +111,10 @@ describe("velvet customer show", () => {
     expect(enrichment.signals).toContainEqual(
       expect.objectContaining({
         signal: "lifetime_spend",
-        value: expect.stringMatching(/^£\d+\.\d\d over \d orders \(bands are in USD\)$/),
-        points: 0,
+        // Pounds, converted at the shipped reference rate for the dollar bands.
+        value: expect.stringMatching(
+          /^£\d+\.\d\d over \d orders ≈ \$[\d,]+\.\d\d at [\d.]+ USD\/GBP, ECB \d{4}-\d\d-\d\d$/,
+        ),
       }),
     );
     // Re-judged against the line in force now, and reported with it.

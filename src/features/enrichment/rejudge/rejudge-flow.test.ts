@@ -258,6 +258,12 @@ for (const engine of ENGINES) {
         vip: false,
         change: { kind: "demoted", reason: demoted?.vip_change_reason },
       });
+      // Each event is its own delivery job: customer.enriched may arrive after customer.not_vip.
+      await waitFor(
+        "the demotion's customer.enriched",
+        () => hooks(customerId, "customer.enriched").length === 3,
+        20_000,
+      );
       const enrichedHooks = hooks(customerId, "customer.enriched").map((h) => h.body.data.vip);
       expect(enrichedHooks).toEqual([false, true, false]);
 

@@ -67,10 +67,38 @@ describe("lifetime spend", () => {
     expect(first.largest).toMatchObject({ value: "$3,000.00 (the latest order)", points: 0 });
   });
 
-  it("scores other currencies nowhere, and says which orders a mixed history left out", () => {
+  it("converts another currency at the latest order's reference rate, and says which orders a mixed history left out", () => {
+    // No rate for the currency: said, and nothing scored.
     expect(lines(offline(spend("3020.00", 21, "150.00", "EUR"))).lifetime).toMatchObject({
-      value: "€3,020.00 over 21 orders (bands are in USD)",
+      value: "€3,020.00 over 21 orders (no reference rate for EUR)",
       points: 0,
+    });
+    const quote = {
+      currency: "EUR",
+      perEur: "1",
+      usdPerEur: "1.1252",
+      date: "2025-05-09",
+      source: "ECB",
+    };
+    const euros: OfflineSignals = {
+      ...offline(spend("3020.00", 21, "1200.00", "EUR")),
+      latestOrder: {
+        kind: "order",
+        total: "150.00",
+        currency: "EUR",
+        usd: { kind: "converted", usdTotal: "168.78", quote },
+      },
+    };
+    // €3,020.00 × 1.1252 = $3,398.10: the $2,500 band; the €1,200 order ≈ $1,350.24: $1,000.
+    expect(lines(euros).lifetime).toEqual({
+      source: "offline",
+      signal: "lifetime_spend",
+      value: "€3,020.00 over 21 orders ≈ $3,398.10 at 1.1252 USD/EUR, ECB 2025-05-09",
+      points: 30,
+    });
+    expect(lines(euros).largest).toMatchObject({
+      value: "€1,200.00 ≈ $1,350.24 at 1.1252 USD/EUR, ECB 2025-05-09",
+      points: 6,
     });
     const mixed = { ...spend("3020.00", 21), otherCurrencyOrders: 2, otherCurrencies: ["EUR"] };
     expect(lines(offline(mixed)).lifetime?.value).toBe(

@@ -6,7 +6,7 @@
 import { isDecimalString, toMicros } from "../../../lib/decimal.js";
 import { formatMoney } from "../../../lib/money.js";
 import { plural } from "../../../lib/plural.js";
-import { usdPerUnitText } from "../../exchange-rates/usd-conversion.js";
+import { toUsdCents, usdPerUnitText } from "../../exchange-rates/usd-conversion.js";
 import type { AreaIncome, LifetimeSpend, OfflineSignals } from "../offline-signals.js";
 import type { ScoreSignal } from "./score-signal.js";
 import {
@@ -41,7 +41,7 @@ export function offlineSignals(offline: OfflineSignals): ScoreSignal[] {
       value: offline.orderCount,
       points: bandPoints(offline.orderCount, REPEAT_ORDER_BANDS),
     },
-    lifetimeSpendSignal(offline.lifetime),
+    lifetimeSpendSignal(offline),
     largestOrderSignal(offline),
     affluentArea(offline.area),
   ];
@@ -89,13 +89,40 @@ export function describeLifetimeSpend(spend: Extract<LifetimeSpend, { kind: "spe
 }
 
 /** Scored from the second order on: a first order is the order bands' to score. */
-function lifetimeSpendSignal(spend: LifetimeSpend): ScoreSignal {
+/**
+ * An amount in the customer's main currency, in dollars for the bands: as it is in USD; else at
+ * the reference rate the latest order was converted with (the main currency is the latest
+ * order's: lifetime-spend.ts), said beside the amount; null without a rate.
+ */
+function inUsd(
+  amount: string,
+  currency: string,
+  latest: OfflineSignals["latestOrder"],
+): { usd: string; said: string } | null {
+  if (currency === "USD") return { usd: amount, said: "" };
+  const usd = latest.kind === "order" && latest.currency === currency ? latest.usd : undefined;
+  if (usd?.kind !== "converted") return null;
+  const converted = toUsdCents(amount, usd.quote);
+  return {
+    usd: converted,
+    said: ` ≈ ${formatMoney(converted, "USD")} at ${usdPerUnitText(usd.quote)} USD/${currency}, ${usd.quote.source} ${usd.quote.date}`,
+  };
+}
+
+function lifetimeSpendSignal({ lifetime: spend, latestOrder }: OfflineSignals): ScoreSignal {
   const base = { source: "offline", signal: "lifetime_spend" };
   if (spend.kind === "none") return { ...base, value: NO_ORDER_TOTAL, points: 0 };
   const value = describeLifetimeSpend(spend);
-  if (spend.currency !== "USD") return { ...base, value: `${value} (bands are in USD)`, points: 0 };
+  const usd = inUsd(spend.total, spend.currency, latestOrder);
+  if (usd === null) {
+    return { ...base, value: `${value} (no reference rate for ${spend.currency})`, points: 0 };
+  }
   if (spend.orders < 2) return { ...base, value: `${value} (the order itself)`, points: 0 };
-  return { ...base, value, points: usdOrderPoints(spend.total, LIFETIME_SPEND_USD_BANDS) };
+  return {
+    ...base,
+    value: `${value}${usd.said}`,
+    points: usdOrderPoints(usd.usd, LIFETIME_SPEND_USD_BANDS),
+  };
 }
 
 /** Scored when a past order is larger than the latest, which has its own bands. */
@@ -103,15 +130,21 @@ function largestOrderSignal({ lifetime, latestOrder }: OfflineSignals): ScoreSig
   const base = { source: "offline", signal: "largest_order" };
   if (lifetime.kind === "none") return { ...base, value: NO_ORDER_TOTAL, points: 0 };
   const value = formatMoney(lifetime.largest, lifetime.currency);
-  if (lifetime.currency !== "USD")
-    return { ...base, value: `${value} (bands are in USD)`, points: 0 };
+  const usd = inUsd(lifetime.largest, lifetime.currency, latestOrder);
+  if (usd === null) {
+    return { ...base, value: `${value} (no reference rate for ${lifetime.currency})`, points: 0 };
+  }
   const latest = latestOrder.kind === "order" ? latestOrder.total : "0";
   const isLatest =
     isDecimalString(latest) &&
     isDecimalString(lifetime.largest) &&
     toMicros(lifetime.largest) <= toMicros(latest);
   if (isLatest) return { ...base, value: `${value} (the latest order)`, points: 0 };
-  return { ...base, value, points: usdOrderPoints(lifetime.largest, LARGEST_ORDER_USD_BANDS) };
+  return {
+    ...base,
+    value: `${value}${usd.said}`,
+    points: usdOrderPoints(usd.usd, LARGEST_ORDER_USD_BANDS),
+  };
 }
 
 function storeRank({ storeRank: rank }: OfflineSignals): ScoreSignal {
