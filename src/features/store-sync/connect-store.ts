@@ -30,7 +30,7 @@ import {
   type Credentials,
   checkShopifyCredentials,
   hintOf,
-  openCredentials,
+  keepWebhookSecret,
   requireKey,
   sealCredentials,
 } from "./credentials.js";
@@ -192,31 +192,6 @@ export async function checkAndVerify(
   const connection = { platform, shop };
   const checked = await verifyConnection(deps, http, connection, input.credentials, now, asked);
   return { account, platform, shop, asked, now, checked };
-}
-
-/**
- * A reconnection keeps the secret that signs the store's webhooks (WooCommerce's, made by
- * Velvet; a legacy Shopify app's API secret key) unless new one is given: the subscriptions
- * the store holds go on being verified. Unreadable old credentials (STORE_TOKEN_KEY rotated)
- * keep nothing; the webhooks are then made again with a new secret (store-webhooks).
- */
-function keepWebhookSecret(
-  key: Buffer,
-  existing: { id: string; credentials: string },
-  credentials: Credentials,
-): Credentials {
-  if (credentials.webhookSecret !== undefined) return credentials;
-  let old: Credentials;
-  try {
-    old = openCredentials(key, existing.id, existing.credentials);
-  } catch {
-    return credentials;
-  }
-  if (old.platform !== credentials.platform || old.webhookSecret === undefined) return credentials;
-  // A Dev Dashboard app signs with its client secret: an old token app's key is not kept.
-  if (credentials.platform === "shopify" && credentials.clientSecret !== undefined)
-    return credentials;
-  return { ...credentials, webhookSecret: old.webhookSecret };
 }
 
 /** The store's existing connection to this shop, if any (a connection then reconnects it). */

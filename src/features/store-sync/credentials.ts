@@ -113,3 +113,28 @@ export function checkShopifyCredentials(credentials: ShopifyCredentials): void {
     );
   }
 }
+
+/**
+ * A reconnection keeps the secret that signs the store's webhooks (WooCommerce's, made by
+ * Velvet; a legacy Shopify app's API secret key) unless a new one is given: the subscriptions
+ * the store holds go on being verified. Unreadable old credentials (STORE_TOKEN_KEY rotated)
+ * keep nothing; the webhooks are then made again with a new secret (features/store-webhooks).
+ */
+export function keepWebhookSecret(
+  key: Buffer,
+  existing: { id: string; credentials: string },
+  credentials: Credentials,
+): Credentials {
+  if (credentials.webhookSecret !== undefined) return credentials;
+  let old: Credentials;
+  try {
+    old = openCredentials(key, existing.id, existing.credentials);
+  } catch {
+    return credentials;
+  }
+  if (old.platform !== credentials.platform || old.webhookSecret === undefined) return credentials;
+  // A Dev Dashboard app signs with its client secret: an old token app's key is not kept.
+  if (credentials.platform === "shopify" && credentials.clientSecret !== undefined)
+    return credentials;
+  return { ...credentials, webhookSecret: old.webhookSecret };
+}
