@@ -2,7 +2,8 @@
  * Tiers and the "Download CSV" in the dashboard, over real HTTP on both engines: tiers saved in
  * Settings → Alerts (refused field by field, audited), the Customers list's tier column and
  * filter, the customer page's tier, and GET /customers.csv: an attachment of every customer the
- * filters match, formula-like cells as text, for a member too, and nothing for a visitor.
+ * filters match, formula-like cells as text, for owners and admins; a member is refused and a
+ * visitor sent to log in.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBrowser as Browser, type HttpBrowser } from "../../../../test/browser/http-browser.js";
@@ -136,11 +137,12 @@ for (const engine of ENGINES) {
       );
     });
 
-    it("lets a member download too, and a visitor is sent to log in", async () => {
+    it("refuses a member (no link on their page either), and sends a visitor to log in", async () => {
       const { browser: member } = await addMember(app.url, owner, "member");
       const res = await member.get("/customers.csv");
-      expect(res.status).toBe(200);
-      expect((await res.text()).split("\r\n")).toHaveLength(5);
+      expect(res.status).toBe(403);
+      expect(await res.text()).not.toContain("formula@example.com");
+      expect(await (await member.get("/customers")).text()).not.toContain("Download CSV");
       const visitor = await new Browser(app.url).get("/customers.csv");
       expect(visitor.status).toBe(303);
       expect(visitor.headers.get("location")).toMatch(/^\/login/);

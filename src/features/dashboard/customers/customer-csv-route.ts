@@ -13,12 +13,11 @@ import { customerListChunks } from "../../customers/customer-list-chunks.js";
 import { customerListEntries } from "../../customers/customer-list-entries.js";
 import { recordCustomerList } from "../../customers/record-customer-list.js";
 import { applySecurityHeaders } from "../http/respond.js";
-import { sessionOf } from "../session/guards.js";
-import { memberPage } from "../session/role-guard.js";
+import { pageOptions, sessionOf } from "../session/guards.js";
 import { parseCustomerListQuery } from "./customer-list-query.js";
 
 export function registerCustomerCsvRoute(app: FastifyInstance, deps: Deps): void {
-  app.get("/customers.csv", memberPage, async (request, reply) => {
+  app.get("/customers.csv", pageOptions, async (request, reply) => {
     const session = sessionOf(request);
     const q = parseCustomerListQuery(request.query as Record<string, unknown>);
     const filter = { q: q.q, vip: q.vip, status: q.status, tier: q.tier };

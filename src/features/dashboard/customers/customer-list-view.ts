@@ -3,6 +3,7 @@
  * tiers, and a "Download CSV" of every customer the filters match (customer-csv-route.ts).
  */
 
+import type { UserRole } from "../../../db/schema.js";
 import { plural } from "../../../lib/plural.js";
 import type { Tier } from "../../customers/tiers.js";
 import {
@@ -82,9 +83,12 @@ function empty(q: CustomerListQuery): SafeHtml {
 <div class="actions"><a class="button" href="/settings/integrations">Get your API key and an example request</a></div></div>`;
 }
 
-/** The CSV of every customer the current filters match (not only this page). */
-function downloadLink(q: CustomerListQuery, total: number): SafeHtml {
-  if (total === 0) return html``;
+/**
+ * The CSV of every customer the current filters match (not only this page): owners and admins,
+ * who may also download one customer's data (a member sees the list, not a copy of it).
+ */
+function downloadLink(q: CustomerListQuery, total: number, role: UserRole): SafeHtml {
+  if (total === 0 || role === "member") return html``;
   const { page: _page, sort: _sort, ...filters } = customerListParams(q);
   return html`<div class="actions"><a class="button secondary small" href="${withQuery("/customers.csv", filters)}" download>Download CSV</a> <span class="muted small">${plural(total, "customer")}: e-mail, name, score, tier, VIP since, lifetime spend, order count.</span></div>`;
 }
@@ -100,7 +104,7 @@ export function customerListView(p: CustomerListProps): SafeHtml {
 ${notice(p.notice)}
 <section class="panel">
 ${filters(q, p.tiers)}
-${downloadLink(q, p.total)}
+${downloadLink(q, p.total, p.session.role)}
 ${
   p.rows.length === 0
     ? empty(q)
