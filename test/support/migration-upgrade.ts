@@ -34,3 +34,33 @@ export async function upgradeSeeded<S>(
     throw error;
   }
 }
+
+/** The migrations that came before `name`: what a database upgraded to it already had. */
+export function migrationsBefore(
+  all: Record<string, Migration>,
+  name: string,
+): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(all).filter(([n]) => n < name));
+}
+
+/** An account and its store, as every migration since the first shapes them. */
+export async function seedAccountAndStore(
+  k: Kysely<Database>,
+  ids: { accountId: string; storeId: string },
+  now: number,
+): Promise<void> {
+  await k
+    .insertInto("accounts")
+    .values({
+      id: ids.accountId,
+      name: "A",
+      slack_webhook_url: null,
+      alert_emails: null,
+      created_at: now,
+    })
+    .execute();
+  await k
+    .insertInto("stores")
+    .values({ id: ids.storeId, account_id: ids.accountId, name: "A", created_at: now })
+    .execute();
+}

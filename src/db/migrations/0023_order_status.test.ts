@@ -6,33 +6,22 @@
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { upgradeSeeded } from "../../../test/support/migration-upgrade.js";
+import {
+  migrationsBefore,
+  seedAccountAndStore,
+  upgradeSeeded,
+} from "../../../test/support/migration-upgrade.js";
 import { newId } from "../../lib/ids.js";
 import type { Db } from "../connect.js";
 import { MIGRATIONS } from "../migrate.js";
 import type { Database } from "../schema.js";
 
-const BEFORE = Object.fromEntries(
-  Object.entries(MIGRATIONS).filter(([name]) => name < "0023_order_status"),
-);
+const BEFORE = migrationsBefore(MIGRATIONS, "0023_order_status");
 
 async function seed(k: Kysely<Database>) {
   const now = Date.now();
   const [accountId, storeId, customerId] = [newId(), newId(), newId()];
-  await k
-    .insertInto("accounts")
-    .values({
-      id: accountId,
-      name: "A",
-      slack_webhook_url: null,
-      alert_emails: null,
-      created_at: now,
-    })
-    .execute();
-  await k
-    .insertInto("stores")
-    .values({ id: storeId, account_id: accountId, name: "A", created_at: now })
-    .execute();
+  await seedAccountAndStore(k, { accountId, storeId }, now);
   await k
     .insertInto("customers")
     .values({

@@ -7,7 +7,11 @@ import { type Kysely, sql } from "kysely";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { upgradeSeeded } from "../../../test/support/migration-upgrade.js";
+import {
+  migrationsBefore,
+  seedAccountAndStore,
+  upgradeSeeded,
+} from "../../../test/support/migration-upgrade.js";
 import { readUsdQuote, toUsdCents } from "../../features/exchange-rates/usd-conversion.js";
 import { newId } from "../../lib/ids.js";
 import { prepareDatabase } from "../../main.js";
@@ -15,27 +19,12 @@ import type { Db } from "../connect.js";
 import { MIGRATIONS } from "../migrate.js";
 import type { Database } from "../schema.js";
 
-const BEFORE = Object.fromEntries(
-  Object.entries(MIGRATIONS).filter(([name]) => name < "0027_exchange_rates"),
-);
+const BEFORE = migrationsBefore(MIGRATIONS, "0027_exchange_rates");
 
 async function seed(k: Kysely<Database>) {
   const now = Date.now();
   const [accountId, storeId, customerId] = [newId(), newId(), newId()];
-  await k
-    .insertInto("accounts")
-    .values({
-      id: accountId,
-      name: "A",
-      slack_webhook_url: null,
-      alert_emails: null,
-      created_at: now,
-    })
-    .execute();
-  await k
-    .insertInto("stores")
-    .values({ id: storeId, account_id: accountId, name: "A", created_at: now })
-    .execute();
+  await seedAccountAndStore(k, { accountId, storeId }, now);
   await sql`insert into customers (id, store_id, email, email_normalized, first_name, last_name,
       enrichment_status, created_at, updated_at)
     values (${customerId}, ${storeId}, 'jane@acme.com', 'jane@acme.com', 'Jane', 'Doe',
