@@ -79,6 +79,8 @@ export async function seedListedCustomers(
           last_error: null,
           started_at: now,
           enriched_at: now,
+          // As enrichment saves it: a VIP since the moment they were found one.
+          vip_since: c.vip ? now : null,
           updated_at: now,
         })
         .execute();

@@ -1,8 +1,10 @@
 /**
  * The lists to take away (`velvet customer list`, the Customers page's "Download CSV"): every
- * customer the filters match, read in batches by id (keyset: `id > last`, so each batch is an
- * index range however deep the list goes) and yielded one by one as each batch arrives, so a
- * million customers never sit in memory together: the caller writes as it goes.
+ * customer the filters match, store by store in first-seen order, read in batches (keyset on
+ * (created_at, id) after the last one read, so each batch is a range of the store's
+ * (store_id, created_at) index however deep the list goes) and yielded one by one as each
+ * batch arrives, so a million customers never sit in memory together: the caller writes as it
+ * goes.
  *
  * Per customer: e-mail, name, score, tier (tiers.ts), VIP and since when, and the lifetime spend
  * and order count of the orders that count (`orders.counts = 1`: not cancelled, refunded or
@@ -90,47 +92,73 @@ export async function* customerListEntries(
 ): AsyncGenerator<CustomerListEntry> {
   const batchSize = options.batchSize ?? CUSTOMER_LIST_BATCH;
   const tiers = await accountTiers(db, accountId);
-  let after: string | null = null;
-  for (;;) {
-    let query = filterCustomers(db, accountId, filter, tiers)
-      .select([
-        "customers.id",
-        "customers.email",
-        "customers.first_name",
-        "customers.last_name",
-        "enrichments.score",
-        "enrichments.vip",
-        "enrichments.enriched_at",
-      ])
-      .orderBy("customers.id")
-      .limit(batchSize);
-    if (after !== null) query = query.where("customers.id", ">", after);
-    const batch = await query.execute();
-    if (batch.length === 0) return;
-    const spend = await spendOf(
-      db,
-      batch.map((c) => c.id),
-    );
-    for (const c of batch) {
-      const s = spend.get(c.id);
-      const vip = c.vip === 1;
-      yield {
-        email: c.email,
-        name: `${c.first_name} ${c.last_name}`.trim(),
-        score: c.score,
-        tier: tierOf(c.score, tiers),
-        vip,
-        // VIP since: the moment enrichment found the customer a VIP (the enrichment's
-        // enriched_at). That is when a VIP is decided while it is decided once, at enrichment;
-        // once VIP history is kept (a VIP made by a later order), its moment belongs here.
-        vipSince: vip && c.enriched_at !== null ? new Date(c.enriched_at).toISOString() : null,
-        lifetimeSpend: s?.spend ?? null,
-        currency: s?.currency ?? null,
-        orderCount: s?.count ?? 0,
-      };
+  // Store by store (an account has its real store and perhaps a sample one), so each batch is a
+  // range of the (store_id, created_at) index: reading page n costs what page 1 does.
+  const stores = await db
+    .selectFrom("stores")
+    .select("id")
+    .where("account_id", "=", accountId)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  for (const { id: storeId } of stores) {
+    let after: { createdAt: number; id: string } | null = null;
+    for (;;) {
+      let query = filterCustomers(db, accountId, filter, tiers)
+        .where("customers.store_id", "=", storeId)
+        .select([
+          "customers.id",
+          "customers.created_at",
+          "customers.email",
+          "customers.first_name",
+          "customers.last_name",
+          "enrichments.score",
+          "enrichments.vip",
+          "enrichments.vip_since",
+        ])
+        .orderBy("customers.created_at")
+        .orderBy("customers.id")
+        .limit(batchSize);
+      if (after !== null) {
+        const last = after;
+        query = query
+          .where("customers.created_at", ">=", last.createdAt)
+          .where((eb) =>
+            eb.or([
+              eb("customers.created_at", ">", last.createdAt),
+              eb("customers.id", ">", last.id),
+            ]),
+          );
+      }
+      const batch = await query.execute();
+      if (batch.length === 0) break;
+      const spend = await spendOf(
+        db,
+        batch.map((c) => c.id),
+      );
+      for (const c of batch) {
+        const s = spend.get(c.id);
+        const vip = c.vip === 1;
+        yield {
+          email: c.email,
+          name: `${c.first_name} ${c.last_name}`.trim(),
+          score: c.score,
+          tier: tierOf(c.score, tiers),
+          vip,
+          // Since when the customer is the VIP they are now (enrichment or a later order's
+          // re-judge: enrichment/rejudge).
+          vipSince:
+            vip && c.vip_since !== null ? new Date(Number(c.vip_since)).toISOString() : null,
+          lifetimeSpend: s?.spend ?? null,
+          currency: s?.currency ?? null,
+          orderCount: s?.count ?? 0,
+        };
+      }
+      if (batch.length < batchSize) break;
+      const last = batch[batch.length - 1];
+      if (last === undefined) break;
+      after = { createdAt: Number(last.created_at), id: last.id };
     }
-    if (batch.length < batchSize) return;
-    after = batch[batch.length - 1]?.id ?? null;
   }
 }
 
