@@ -24,6 +24,7 @@ const FEATURE_ORDER = [
   "health",
   "security", // one-time tokens, attempt throttles
   "api-keys", // which store a key acts for
+  "shared-limits", // budgets every process shares through the database (slots, window leases)
   "rate-limits",
   "enrichment", // look up, score, decide; raises "customer enriched" and "VIP found" (deps.events)
   "orders",

@@ -227,6 +227,17 @@ export interface ExchangeRatesTable {
   stored_at: number;
 }
 
+/** Budgets shared by every process: provider and webhook slots, per-key windows (migration 0028). */
+export interface SharedLimitsTable {
+  name: string;
+  next_at: Generated<number>;
+  granted_at: Generated<number>;
+  window_ends_at: Generated<number>;
+  used: Generated<number>;
+  granted: Generated<number>;
+  expires_at: number;
+}
+
 export type AlertChannel = "chat" | "email";
 /**
  * `waiting`: an e-mail alert that no server able to send mail (SMTP_URL) has run yet; it keeps
@@ -561,6 +572,7 @@ export interface Database {
   provider_results: ProviderResultsTable;
   zip_incomes: ZipIncomesTable;
   exchange_rates: ExchangeRatesTable;
+  shared_limits: SharedLimitsTable;
   alerts: AlertsTable;
   vip_verdicts: VipVerdictsTable;
   alert_attempts: AlertAttemptsTable;

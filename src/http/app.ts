@@ -27,7 +27,8 @@ import {
   registerHealthRoutes,
 } from "../features/health/health-routes.js";
 import { registerOrderRoutes } from "../features/orders/order-route.js";
-import { createKeyRateLimiter } from "../features/rate-limits/key-rate-limiter.js";
+import { createSharedKeyRateLimiter } from "../features/rate-limits/shared-key-rate-limiter.js";
+import { sharedLimitsBackend } from "../features/shared-limits/shared-limits-backend.js";
 import { registerStoreWebhookRoutes } from "../features/store-webhooks/webhook-routes.js";
 import { AppError } from "../lib/app-error.js";
 import { allTasks } from "../tasks.js";
@@ -155,12 +156,20 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   });
 
   registerHealthRoutes(app, dbHealth, options.lifecycle ?? { shuttingDown: false });
-  // Per process: see key-rate-limiter.ts for what that means with several.
-  registerOrderRoutes(
-    app,
-    deps,
-    createKeyRateLimiter(() => deps.clock.now()),
-  );
+  // One window per key for every process on the database (shared-key-rate-limiter.ts).
+  const now = () => deps.clock.now();
+  const limiter = createSharedKeyRateLimiter({
+    takeWindow: sharedLimitsBackend(deps.db, now).takeWindow,
+    now,
+    onReachability: (reachable, error) =>
+      reachable
+        ? deps.log.info("shared per-key rate limits reachable again")
+        : deps.log.warn(
+            { err: error },
+            "shared per-key rate limits unreachable: each process counts its own until the database answers",
+          ),
+  });
+  registerOrderRoutes(app, deps, limiter);
   registerStoreWebhookRoutes(app, deps);
   registerDashboard(app, deps, { tasks: allTasks(deps) });
   return app;

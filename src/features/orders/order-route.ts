@@ -50,7 +50,7 @@ export function registerOrderRoutes(
     onRequest: async (request: FastifyRequest, reply) => {
       const key = await authenticateApiKey(deps, apiKeyFromHeaders(request.headers));
       if (key === null) throw new AppError("unauthorized", MESSAGES.unauthorized);
-      reply.headers(checkRateLimit(limiter, key, deps.config.apiRateLimitPerMinute));
+      reply.headers(await checkRateLimit(limiter, key, deps.config.apiRateLimitPerMinute));
       await recordKeyUse(deps, key);
       request.apiKey = key;
     },

@@ -8,14 +8,15 @@ import type { AuthenticatedKey } from "../api-keys/authenticate-api-key.js";
 import type { KeyRateLimiter } from "./key-rate-limiter.js";
 import { rateLimitHeaders, rateLimitMessage } from "./rate-limit-headers.js";
 
-export function checkRateLimit(
+export async function checkRateLimit(
   limiter: KeyRateLimiter,
   key: AuthenticatedKey,
   defaultPerMinute: number,
-): Record<string, string> {
+): Promise<Record<string, string>> {
   const limit = key.rateLimitPerMinute ?? defaultPerMinute;
   if (limit <= 0) return {};
-  const decision = limiter.take(key.keyId, limit);
+  // From memory almost always; the first request of a key in a window waits for its lease.
+  const decision = await limiter.take(key.keyId, limit);
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
     throw new AppError("too_many_requests", rateLimitMessage(decision), headers);

@@ -1,9 +1,9 @@
 /**
- * The per-key limit on POST /api/v1/orders, kept in this process's memory: no database write
- * (or read) per request. Each key has a fixed window of one minute that starts with its first
- * request; the window's count is compared with the key's limit, and a refused request does not
- * count. Several processes each keep their own windows, so behind a balancer spreading a key's
- * requests over N processes the key can make up to N × the limit (docs/operating.md).
+ * The per-key limit on POST /api/v1/orders counted in this process's memory alone. Each key has
+ * a fixed window of one minute that starts with its first request; the window's count is
+ * compared with the key's limit, and a refused request does not count. It is what the shared
+ * limiter (shared-key-rate-limiter.ts, which holds across processes) falls back to while the
+ * database cannot be reached: then each process counts its own, up to N × the limit.
  *
  * Memory stays bounded by the keys seen in the last minute: ended windows are swept at most
  * once a minute, in the request that notices it is time.
@@ -21,7 +21,8 @@ export interface RateDecision {
 }
 
 export interface KeyRateLimiter {
-  take(keyId: string, limit: number): RateDecision;
+  /** A decision at once, or (shared-key-rate-limiter.ts, waiting for a lease) a promise of one. */
+  take(keyId: string, limit: number): RateDecision | Promise<RateDecision>;
   /** Keys with a live window (for tests and metrics). */
   readonly size: number;
 }
@@ -31,7 +32,9 @@ interface Window {
   count: number;
 }
 
-export function createKeyRateLimiter(now: () => number): KeyRateLimiter {
+export function createKeyRateLimiter(now: () => number): KeyRateLimiter & {
+  take(keyId: string, limit: number): RateDecision;
+} {
   const windows = new Map<string, Window>();
   let nextSweepAt = 0;
 
