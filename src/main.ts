@@ -30,6 +30,8 @@ import { createThreadedProviders } from "./features/enrichment/providers/provide
 import { loadBundledRates } from "./features/exchange-rates/load-bundled-rates.js";
 import { createPromMetrics } from "./features/metrics/create-prom-metrics.js";
 import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
+import { sharedLimitsBackend } from "./features/shared-limits/shared-limits-backend.js";
+import { createSharedSlots } from "./features/shared-limits/shared-slots.js";
 import { shopifyAccess } from "./features/store-sync/connection-client.js";
 import { verdictPersonalData } from "./features/verdicts/verdict-personal-data.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
@@ -171,12 +173,15 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
           options.providers?.map((p) => p.name) ?? configuredProviderNames(config.enrichment),
       })
     : noMetrics;
+  // Provider quotas and chat pacing hold for every process on the database (shared-limits/).
+  const sharedLimits = sharedLimitsBackend(db);
   const threaded =
     options.providers === undefined
       ? createThreadedProviders(
           config.enrichment,
           log.child({ component: "providers" }),
           metrics.circuitState,
+          sharedLimits,
         )
       : { providers: options.providers, lookupAll: lookupEach, close: async () => {} };
   // One outbound client for the process: chat alerts and destinations share its guarded agent.
@@ -186,7 +191,17 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     maxBodyBytes: OUTBOUND_MAX_BODY_BYTES,
     userAgent: "Velvet/1",
   });
-  const alerts = options.alerts ?? createAlertDelivery(config, { http });
+  const chatSlots = createSharedSlots({
+    backend: sharedLimits,
+    onReachability: (reachable, error) =>
+      reachable
+        ? log.info("shared chat pacing reachable again")
+        : log.warn(
+            { err: error },
+            "shared chat pacing unreachable: each process paces its own webhooks until the database answers",
+          ),
+  });
+  const alerts = options.alerts ?? createAlertDelivery(config, { http, shared: chatSlots });
   // Each destination kind and its driver, registered by the feature that owns its credentials.
   const destinations = destinationRegistry([
     webhookDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),

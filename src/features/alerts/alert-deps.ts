@@ -43,6 +43,7 @@ export function createAlertDelivery(
     maxPacingWaitMs: options.maxPacingWaitMs ?? MAX_PACING_WAIT_MS,
     resolve: options.resolve,
     http: options.http,
+    shared: options.shared,
   });
   const smtpUrl = config.alerts.smtpUrl;
   const mail =

@@ -6,6 +6,7 @@
  * `channel_not_found`/`no_service`; 410 `channel_is_archived`; 429 with Retry-After (a wait,
  * not a failure); 5xx.
  */
+import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { excerpt } from "../../lib/excerpt.js";
 import {
@@ -15,8 +16,9 @@ import {
 } from "../../lib/outbound/outbound-http.js";
 import type { Resolver } from "../../lib/outbound/ssrf-guard.js";
 import { parseRetryAfter } from "../../lib/retry-after.js";
+import type { SharedSlots } from "../shared-limits/shared-slots.js";
 import type { DeliveryResult } from "./delivery-result.js";
-import { WebhookPacer } from "./webhook-pacer.js";
+import { type Reservation, WebhookPacer } from "./webhook-pacer.js";
 import { checkWebhookUrl } from "./webhook-url.js";
 
 export interface ChatSenderOptions {
@@ -29,6 +31,11 @@ export interface ChatSenderOptions {
   resolve?: Resolver;
   /** The process's outbound client (main.ts); without it the sender builds and owns one. */
   http?: OutboundHttp;
+  /**
+   * Slots shared by every process on the database (main.ts): the pace then holds for the
+   * cluster. Without them, or while the database cannot be reached, this process paces alone.
+   */
+  shared?: SharedSlots;
 }
 
 export interface ChatSender {
@@ -60,7 +67,7 @@ export function createChatSender(options: ChatSenderOptions): ChatSender {
   async function send(webhookUrl: string, payload: object, signal: AbortSignal) {
     const checked = checkWebhookUrl(webhookUrl, { allowPrivate: options.allowPrivate });
     if (!checked.ok) return notPublic(checked.reason);
-    const slot = pacer.reserve(checked.url);
+    const slot = await reserve(checked.url);
     if (slot.kind === "later") {
       return {
         outcome: "deferred",
@@ -89,12 +96,31 @@ export function createChatSender(options: ChatSenderOptions): ChatSender {
       signal,
     );
     const result = chatResult(res);
-    if ((result.outcome === "retry" || result.outcome === "deferred") && result.delayMs)
+    if ((result.outcome === "retry" || result.outcome === "deferred") && result.delayMs) {
       pacer.defer(checked.url, result.delayMs);
+      await options.shared?.defer(sharedName(checked.url), result.delayMs);
+    }
     return result;
   }
 
+  async function reserve(url: string): Promise<Reservation> {
+    const shared = await options.shared?.reserve({
+      name: sharedName(url),
+      intervalMs: options.pacingIntervalMs,
+      maxWaitMs: options.maxPacingWaitMs,
+    });
+    return shared ?? pacer.reserve(url);
+  }
+
   return { send, close: async () => (owned ? http.close() : undefined) };
+}
+
+/**
+ * The shared row of a webhook: a webhook URL is a secret (whoever holds it can post), so the
+ * table keys it by its SHA-256, never by the URL.
+ */
+export function sharedName(url: string): string {
+  return `chat:${createHash("sha256").update(url).digest("hex")}`;
 }
 
 /** The outbound client's value, read as Slack's answers mean it. */

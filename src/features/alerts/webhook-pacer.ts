@@ -4,8 +4,9 @@
  * slot a short while away is waited for, a slot further away is handed back as "later" so the
  * job is rescheduled instead of holding a worker. A 429's Retry-After pushes the key's next slot.
  *
- * Per process, not per cluster: several `velvet serve` processes may together exceed the pace,
- * and then Slack's 429 with Retry-After (honoured) is the backstop.
+ * This one paces within a process: the chat sender asks the slots shared by every process
+ * first (shared-limits/shared-slots.ts) and uses it only while the database cannot be reached,
+ * when Slack's 429 with Retry-After (honoured) is the backstop across processes.
  */
 export type Reservation = { kind: "now"; waitMs: number } | { kind: "later"; delayMs: number };
 

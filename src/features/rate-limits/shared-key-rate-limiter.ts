@@ -16,8 +16,8 @@
  * logged once per outage): a database outage never turns the limiter into 500s.
  */
 import { withTimeout } from "../../lib/with-timeout.js";
-import { RETRY_SHARED_MS, TAKE_TIMEOUT_MS } from "../shared-limits/shared-slots.js";
 import type { WindowAsk, WindowLease } from "../shared-limits/shared-limits-table.js";
+import { RETRY_SHARED_MS, TAKE_TIMEOUT_MS } from "../shared-limits/shared-slots.js";
 import {
   createKeyRateLimiter,
   type KeyRateLimiter,
@@ -73,7 +73,13 @@ export function createSharedKeyRateLimiter(options: SharedKeyRateLimiterOptions)
     if (s.leasing !== null) return s.leasing;
     const base = sliceSize(s.limit);
     const want = s.windowEndsAt === 0 ? base : Math.min(base, Math.ceil((s.limit - s.used) / 10));
-    const ask = { name: `key:${keyId}`, want, limit: s.limit, windowMs: RATE_LIMIT_WINDOW_MS, now: now() };
+    const ask = {
+      name: `key:${keyId}`,
+      want,
+      limit: s.limit,
+      windowMs: RATE_LIMIT_WINDOW_MS,
+      now: now(),
+    };
     s.leasing = withTimeout(options.takeWindow(ask), TAKE_TIMEOUT_MS).then(
       (got) => {
         s.leasing = null;
@@ -103,7 +109,8 @@ export function createSharedKeyRateLimiter(options: SharedKeyRateLimiterOptions)
   function stateOf(keyId: string, limit: number, t: number): KeyState {
     if (t >= nextSweepAt) {
       nextSweepAt = t + RATE_LIMIT_WINDOW_MS;
-      for (const [id, s] of states) if (t >= s.windowEndsAt && s.leasing === null) states.delete(id);
+      for (const [id, s] of states)
+        if (t >= s.windowEndsAt && s.leasing === null) states.delete(id);
     }
     let s = states.get(keyId);
     if (s === undefined || s.limit !== limit || (s.windowEndsAt !== 0 && t >= s.windowEndsAt)) {
@@ -134,7 +141,8 @@ export function createSharedKeyRateLimiter(options: SharedKeyRateLimiterOptions)
       if (t < unreachableUntil) return local.take(keyId, limit);
       const s = stateOf(keyId, limit, t);
       if (s.left > 0) return spend(keyId, s, t);
-      if (s.windowEndsAt > t && s.used >= s.limit && s.leasing === null) return decision(s, false, t);
+      if (s.windowEndsAt > t && s.used >= s.limit && s.leasing === null)
+        return decision(s, false, t);
       return slow(keyId, s, limit);
     },
   };

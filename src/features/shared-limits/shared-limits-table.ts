@@ -60,7 +60,9 @@ export async function takeSlots(db: Db, ask: SlotAsk): Promise<SlotGrant> {
   const row = rows[0];
   if (row === undefined) throw new Error("shared_limits upsert returned no row");
   const grantedAt = Number(row.granted_at);
-  return grantedAt >= 0 ? { ok: true, firstAt: grantedAt } : { ok: false, nextAt: Number(row.next_at) };
+  return grantedAt >= 0
+    ? { ok: true, firstAt: grantedAt }
+    : { ok: false, nextAt: Number(row.next_at) };
 }
 
 /** No slot of `name` before `until` (a 429's Retry-After, for every process). */

@@ -103,7 +103,10 @@ export function createSharedSlots(options: SharedSlotsOptions): SharedSlots {
       mark(true);
       const t = now();
       if (!grant.ok) return { kind: "later", delayMs: Math.max(1, Math.ceil(grant.nextAt - t)) };
-      const rest = Array.from({ length: n - 1 }, (_, i) => grant.firstAt + (i + 1) * request.intervalMs);
+      const rest = Array.from(
+        { length: n - 1 },
+        (_, i) => grant.firstAt + (i + 1) * request.intervalMs,
+      );
       keep(request.name, rest);
       // The lease's first slot is spent even when the round trip made it late: it was free when
       // asked for, and the one before it is at least an interval earlier.

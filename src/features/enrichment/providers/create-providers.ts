@@ -26,6 +26,8 @@ export interface CreateProvidersDeps {
   /** The longest a lookup waits for a rate-limit token before it is rescheduled (default 2 s). */
   maxRateWaitMs?: number;
   onCircuitChange?: ResilienceSettings["onCircuitChange"];
+  /** Rate-limit slots shared by every process (the provider thread gets them by message). */
+  shared?: ResilienceSettings["shared"];
 }
 
 /** The providers this configuration turns on, in the order they are asked. */
@@ -79,6 +81,7 @@ export function createProviders(
       now: deps.now,
       log: deps.log,
       onCircuitChange: deps.onCircuitChange,
+      shared: deps.shared,
     }),
   );
 }

@@ -4,6 +4,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { lowerThreadPriority } from "../../../lib/lower-thread-priority.js";
+import type { SlotGrant } from "../../shared-limits/shared-limits-table.js";
+import { createSharedSlots, type SharedSlots } from "../../shared-limits/shared-slots.js";
 import { lookupSafely } from "./call-with-deadline.js";
 import { createProviders } from "./create-providers.js";
 import type { ProviderName, ProviderQuery, ProviderResult } from "./provider.js";
@@ -18,6 +20,39 @@ lowerThreadPriority();
 const post = (message: FromThread, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer);
 const encoder = new TextEncoder();
+/** Slot leases asked of the main thread, by message id. */
+const slotAsks = new Map<number, (answer: SlotGrant | Error) => void>();
+let nextAskId = 1;
+const shared: SharedSlots | undefined = data.sharedSlots
+  ? createSharedSlots({
+      backend: {
+        take: (ask) =>
+          new Promise((resolve, reject) => {
+            const id = nextAskId++;
+            slotAsks.set(id, (answer) =>
+              answer instanceof Error ? reject(answer) : resolve(answer),
+            );
+            post({ type: "take-slots", id, ask });
+          }),
+        defer: async (name, until) => post({ type: "defer-slots", name, until }),
+      },
+      onReachability: (reachable, error) =>
+        reachable
+          ? post({
+              type: "log",
+              level: "info",
+              details: {},
+              message: "shared provider rate limits reachable again",
+            })
+          : post({
+              type: "log",
+              level: "warn",
+              details: { error: String(error) },
+              message:
+                "shared provider rate limits unreachable: each process keeps its own rate until the database answers",
+            }),
+    })
+  : undefined;
 const providers = new Map(
   createProviders(data.enrichment, {
     log: {
@@ -25,6 +60,7 @@ const providers = new Map(
       warn: (details, message) => post({ type: "log", level: "warn", details, message }),
     },
     onCircuitChange: (provider, state) => post({ type: "circuit", provider, state }),
+    shared,
   }).map((p) => [p.name, p] as const),
 );
 const inFlight = new Map<number, AbortController>();
@@ -32,6 +68,12 @@ const inFlight = new Map<number, AbortController>();
 port.on("message", (message: ToThread) => {
   if (message.type === "abort") {
     inFlight.get(message.id)?.abort(new Error("aborted by the caller"));
+    return;
+  }
+  if (message.type === "slots") {
+    const answer = slotAsks.get(message.id);
+    slotAsks.delete(message.id);
+    answer?.(message.grant ?? new Error(message.error ?? "shared slots unavailable"));
     return;
   }
   void lookupAll(message.id, message.providers, message.query);

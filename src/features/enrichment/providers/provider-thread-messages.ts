@@ -4,19 +4,24 @@
  * objects, and a result is a value even when the lookup failed.
  */
 import type { Config } from "../../../config.js";
+import type { SlotAsk, SlotGrant } from "../../shared-limits/shared-limits-table.js";
 import type { BreakerState } from "./circuit-breaker.js";
 import type { ProviderName, ProviderQuery, ProviderResult } from "./provider.js";
 
 /** The thread's `workerData`: the providers' settings, read from the environment once. */
 export interface ProviderThreadData {
   enrichment: Config["enrichment"];
+  /** The main thread answers `take-slots` from the shared table; false: per-process rates. */
+  sharedSlots: boolean;
 }
 
 export type ToThread =
   /** Ask these providers, in parallel, about one person: one message per enrichment attempt. */
   | { type: "lookup"; id: number; providers: ProviderName[]; query: ProviderQuery }
   /** The caller's signal fired (shutdown, lease end): end those lookups as `aborted`. */
-  | { type: "abort"; id: number };
+  | { type: "abort"; id: number }
+  /** The answer to `take-slots`: the grant, or null when the database could not be reached. */
+  | { type: "slots"; id: number; grant: SlotGrant | null; error?: string };
 
 export type FromThread =
   /** Every provider's answer, in the order asked, once the slowest has answered. */
@@ -24,4 +29,8 @@ export type FromThread =
   /** The resilience wrapper's log lines (circuit opened, closed), written by the main logger. */
   | { type: "log"; level: "info" | "warn"; details: object; message: string }
   /** A provider's circuit breaker changed state (metrics on the main thread). */
-  | { type: "circuit"; provider: ProviderName; state: BreakerState };
+  | { type: "circuit"; provider: ProviderName; state: BreakerState }
+  /** A lease of rate-limit slots from the table every process shares (the thread has no db). */
+  | { type: "take-slots"; id: number; ask: SlotAsk }
+  /** No slot of `name` before `until` (a provider's 429), for every process. */
+  | { type: "defer-slots"; name: string; until: number };

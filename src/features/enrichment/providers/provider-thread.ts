@@ -8,7 +8,10 @@
  *
  * Everything about a provider stays in the thread: adapters, timeout, concurrency cap, rate limit
  * and circuit breaker (create-providers.ts), so the thread is the one place that knows a
- * provider's health. `lookupAll` posts one message per attempt (these providers, this person),
+ * provider's health. The rate limit is shared by every process on the database: the thread asks
+ * this thread for a lease of slots (`take-slots`), answered from the `shared_limits` table
+ * (`slots`), and spends it itself; a 429 pushes the shared next slot (`defer-slots`). When the
+ * database does not answer, the thread keeps its own per-process rate until it does. `lookupAll` posts one message per attempt (these providers, this person),
  * the caller's signal posts an abort, and every answer comes back in one message, each the
  * value the adapter returned, its raw body as UTF-8 bytes moved (not copied) out of the thread.
  * The `providers` are ordinary `EnrichmentProvider`s over the same channel. Storing results
@@ -22,6 +25,7 @@ import type { Worker } from "node:worker_threads";
 import type { Config } from "../../../config.js";
 import { startThread } from "../../../lib/start-thread.js";
 import { createTurnQueue } from "../../../lib/turn-queue.js";
+import type { SlotBackend } from "../../shared-limits/shared-slots.js";
 import type { BreakerState } from "./circuit-breaker.js";
 import { configuredProviderNames } from "./create-providers.js";
 import type { LookupAll } from "./lookup-all.js";
@@ -51,6 +55,8 @@ export function createThreadedProviders(
   log: ProviderThreadLog,
   /** Told when a provider's circuit changes state in the thread (metrics). */
   onCircuitChange: (provider: ProviderName, state: BreakerState) => void = () => {},
+  /** The shared slot table, which the thread reaches through this thread (it has no database). */
+  slots?: SlotBackend,
 ): ThreadedProviders {
   const names = configuredProviderNames(settings);
   const pending = new Map<number, Pending>();
@@ -67,7 +73,7 @@ export function createThreadedProviders(
   };
 
   function start(): Worker {
-    const data: ProviderThreadData = { enrichment: settings };
+    const data: ProviderThreadData = { enrichment: settings, sharedSlots: slots !== undefined };
     const thread = startThread(new URL("./provider-thread-entry.js", import.meta.url), {
       workerData: data,
     });
@@ -79,6 +85,18 @@ export function createThreadedProviders(
       }
       if (message.type === "circuit") {
         onCircuitChange(message.provider, message.state);
+        return;
+      }
+      if (message.type === "take-slots") {
+        slots?.take(message.ask).then(
+          (grant) => post(thread, { type: "slots", id: message.id, grant }),
+          (error: unknown) =>
+            post(thread, { type: "slots", id: message.id, grant: null, error: String(error) }),
+        );
+        return;
+      }
+      if (message.type === "defer-slots") {
+        slots?.defer(message.name, message.until).catch(() => {});
         return;
       }
       const entry = pending.get(message.id);

@@ -5,15 +5,19 @@
  *    circuit is open: `transient` with retryAfterMs, no network call;
  * 2. waits for one of `concurrency` slots (the caller's signal ends the wait);
  * 3. is admitted by the circuit breaker (in half-open, as the single probe);
- * 4. takes a rate-limit token, waiting at most `maxRateWaitMs`, else `transient` with retryAfterMs;
+ * 4. takes a rate-limit slot, waiting at most `maxRateWaitMs`, else `transient` with retryAfterMs:
+ *    from the slots every process shares (`shared`, shared-limits/shared-slots.ts: calls spaced
+ *    60,000 / ratePerMinute ms apart across the cluster), or from this process's token bucket
+ *    when there are none or the database cannot be reached;
  * 5. calls the adapter under a `timeoutMs` deadline joined to the caller's signal; a deadline
  *    is enforced even on an adapter that ignores its signal, and a thrown error becomes a value;
  * 6. reports the outcome to the breaker (see circuit-breaker.ts for what counts) and, on a 429,
- *    pauses the provider for its Retry-After.
+ *    pauses the provider for its Retry-After (and pushes the shared next slot as far).
  * The timeout covers only the provider call: time spent queueing is local congestion, not a
  * provider failure, and must not open the circuit.
  */
 
+import type { SharedSlots } from "../../shared-limits/shared-slots.js";
 import { callWithDeadline } from "./call-with-deadline.js";
 import { type BreakerState, type CallOutcome, createCircuitBreaker } from "./circuit-breaker.js";
 import { createConcurrencyLimiter } from "./concurrency-limiter.js";
@@ -23,7 +27,12 @@ import type {
   ProviderQuery,
   ProviderResult,
 } from "./provider.js";
-import { createRateLimiter } from "./rate-limiter.js";
+import {
+  type Admission,
+  createRateLimiter,
+  DEFAULT_MAX_RATE_WAIT_MS,
+  sleep,
+} from "./rate-limiter.js";
 
 export interface ResilienceSettings {
   timeoutMs: number;
@@ -37,6 +46,8 @@ export interface ResilienceSettings {
   log?: ProviderLog;
   /** Told every time the circuit changes state (metrics). */
   onCircuitChange?: (provider: ProviderName, state: BreakerState) => void;
+  /** Slots shared by every process; without them the rate is this process's alone. */
+  shared?: SharedSlots;
 }
 
 /** The slice of a pino logger the wrapper uses. */
@@ -90,6 +101,7 @@ export function withResilience(
     },
   });
   let pausedUntil = 0;
+  const sharedName = `provider:${provider}`;
 
   const refused = (
     error: string,
@@ -128,7 +140,7 @@ export function withResilience(
       if (pause) return pause;
       const admission = breaker.admit();
       if (!admission.ok) return refused(admission.reason, admission.retryAfterMs, "circuit_open");
-      const token = await rate.acquire(signal);
+      const token = await takeSlot(signal);
       if (!token.ok) {
         breaker.record("neutral", admission.probe);
         if (signal.aborted) return aborted();
@@ -141,11 +153,25 @@ export function withResilience(
       breaker.record(outcomeOf(result), admission.probe);
       if (result.kind === "transient" && result.cause === "rate_limited" && result.retryAfterMs) {
         pausedUntil = Math.max(pausedUntil, now() + result.retryAfterMs);
+        await settings.shared?.defer(sharedName, result.retryAfterMs);
       }
       return result;
     } finally {
       release();
     }
+  }
+
+  async function takeSlot(signal: AbortSignal): Promise<Admission> {
+    const slot = await settings.shared?.reserve({
+      name: sharedName,
+      intervalMs: 60_000 / settings.ratePerMinute,
+      maxWaitMs: settings.maxRateWaitMs ?? DEFAULT_MAX_RATE_WAIT_MS,
+    });
+    if (slot === undefined || slot === null) return rate.acquire(signal);
+    if (slot.kind === "later") return { ok: false, retryAfterMs: slot.delayMs };
+    if (slot.waitMs > 0 && !(await sleep(slot.waitMs, signal)))
+      return { ok: false, retryAfterMs: 0 };
+    return { ok: true };
   }
 
   function refusal(admission: ReturnType<typeof breaker.peek>): ProviderResult | null {
