@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-server.js";
-import { seedVip } from "../../../test/support/alert-fixtures.js";
+import { type SeededVip, seedVip } from "../../../test/support/alert-fixtures.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { openTestDeps, waitFor } from "../../../test/support/job-deps.js";
 import { stopProcess } from "../../../test/support/serve-process.js";
@@ -38,7 +38,7 @@ for (const engine of ENGINES) {
     });
 
     it("sends one message a second to the webhook in all", async () => {
-      const vips = [];
+      const vips: SeededVip[] = [];
       for (let i = 0; i < ALERTS; i++)
         vips.push(await seedVip(deps, { webhookUrl: chat.webhookUrl }));
       // Two jobs at a time each, so that both processes hold alerts for the webhook at once.
