@@ -5,6 +5,7 @@ import {
   providerQuery,
   startFakePdl,
 } from "../../../../test/fakes/providers/index.js";
+import type { Reservation, SharedSlots } from "../../shared-limits/shared-slots.js";
 import { createPdlProvider } from "./pdl.js";
 import type { EnrichmentProvider, ProviderResult } from "./provider.js";
 import { type ResilienceSettings, withResilience } from "./resilient-provider.js";
@@ -277,5 +278,61 @@ describe("resilient provider around the real adapter", () => {
       error: "timed out after 150 ms",
     });
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe("resilient provider: slots shared with other processes", () => {
+  const reservations = (answers: Array<Reservation | null>) => {
+    const deferred: Array<[string, number]> = [];
+    const shared: SharedSlots = {
+      reserve: async () => answers.shift() ?? null,
+      defer: async (name, delayMs) => {
+        deferred.push([name, delayMs]);
+      },
+    };
+    return { shared, deferred };
+  };
+
+  it("waits for its shared slot, and is refused with the shared retry-after when it is too far", async () => {
+    const { provider, stats } = scripted(() => MATCH);
+    const { shared } = reservations([
+      { kind: "now", waitMs: 30 },
+      { kind: "later", delayMs: 4_000 },
+    ]);
+    const resilient = withResilience(provider, { ...SETTINGS, ratePerMinute: 60, shared });
+    const started = Date.now();
+    expect((await lookup(resilient)).kind).toBe("matched");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(await lookup(resilient)).toMatchObject({ cause: "rate_limited", retryAfterMs: 4_000 });
+    expect(stats.calls).toBe(1);
+  });
+
+  it("falls back to its own bucket when the shared slots cannot be reached", async () => {
+    const { provider, stats } = scripted(() => MATCH);
+    const { shared } = reservations([]);
+    const resilient = withResilience(provider, {
+      ...SETTINGS,
+      ratePerMinute: 60,
+      maxRateWaitMs: 0,
+      shared,
+    });
+    for (let i = 0; i < 6; i++) expect((await lookup(resilient)).kind).toBe("matched");
+    expect(await lookup(resilient)).toMatchObject({ cause: "rate_limited" });
+    expect(stats.calls).toBe(6);
+  });
+
+  it("pushes the shared next slot for the provider's 429", async () => {
+    const { provider } = scripted(() => ({
+      kind: "transient",
+      provider: "pdl",
+      httpStatus: 429,
+      error: "HTTP 429",
+      cause: "rate_limited",
+      retryAfterMs: 9_000,
+    }));
+    const { shared, deferred } = reservations([{ kind: "now", waitMs: 0 }]);
+    const resilient = withResilience(provider, { ...SETTINGS, shared });
+    await lookup(resilient);
+    expect(deferred).toEqual([["provider:pdl", 9_000]]);
   });
 });
