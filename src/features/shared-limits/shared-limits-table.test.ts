@@ -55,6 +55,12 @@ for (const engine of ENGINES) {
       });
     });
 
+    it("rounds a lease of sub-millisecond slots as a whole, not slot by slot", async () => {
+      const ask = { name: "provider:fast", n: 3333, intervalMs: 0.06, maxWaitMs: 2000, now: T };
+      expect(await takeSlots(a, ask)).toEqual({ ok: true, firstAt: T });
+      expect(await takeSlots(b, ask)).toEqual({ ok: true, firstAt: T + 200 });
+    });
+
     it("refuses a caller who would wait longer than it allows, without taking the slot", async () => {
       const ask = { name: "chat:abc", n: 1, intervalMs: 1000, maxWaitMs: 2000, now: T };
       for (let i = 0; i < 3; i++) expect((await takeSlots(a, ask)).ok).toBe(true);

@@ -56,9 +56,26 @@ describe("shared slots", () => {
 
   it("says when to come back when the next slot is further than the caller waits", async () => {
     const t = 1_000_000;
-    const { backend } = scriptedBackend(async () => ({ ok: false, nextAt: t + 7_000 }));
+    const { backend, asks } = scriptedBackend(async () => ({ ok: false, nextAt: t + 7_000 }));
     const slots = createSharedSlots({ backend, now: () => t });
     expect(await slots.reserve(request)).toEqual({ kind: "later", delayMs: 7_000 });
+    // The next slot only moves later: the callers after are told without asking.
+    expect(await slots.reserve(request)).toEqual({ kind: "later", delayMs: 7_000 });
+    expect(asks).toHaveLength(1);
+  });
+
+  it("asks one lease at a time per name; callers meanwhile share it", async () => {
+    const t = 1_000_000;
+    const { backend, asks } = scriptedBackend(async (ask) => {
+      await new Promise((r) => setTimeout(r, 10));
+      return { ok: true, firstAt: ask.now };
+    });
+    const slots = createSharedSlots({ backend, now: () => t });
+    const got = await Promise.all(Array.from({ length: 4 }, () => slots.reserve(request)));
+    expect(asks).toHaveLength(1);
+    expect(
+      got.map((r) => (r?.kind === "now" ? r.waitMs : null)).sort((a, b) => (a ?? 0) - (b ?? 0)),
+    ).toEqual([0, 50, 100, 150]);
   });
 
   it("answers null while the table cannot be reached, says so once, and tries again later", async () => {
@@ -89,7 +106,12 @@ describe("shared slots", () => {
     await slots.reserve(request);
     await slots.defer(request.name, 30_000);
     expect(deferred).toEqual([[request.name, t + 30_000]]);
-    await slots.reserve(request);
+    // This process knows without asking that nothing is free before then.
+    expect(await slots.reserve(request)).toEqual({ kind: "later", delayMs: 30_000 });
+    expect(await slots.reserve({ ...request, maxWaitMs: 60_000 })).toEqual({
+      kind: "now",
+      waitMs: 0,
+    });
     expect(asks).toHaveLength(2);
   });
 });

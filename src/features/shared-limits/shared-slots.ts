@@ -60,6 +60,10 @@ export function createSharedSlots(options: SharedSlotsOptions): SharedSlots {
   const now = options.now ?? Date.now;
   /** Unspent slots by name, earliest first. */
   const kept = new Map<string, number[]>();
+  /** The next free slot by name, as of a refusal: no earlier than this. */
+  const knownNext = new Map<string, number>();
+  /** The lease being asked for, by name. */
+  const asking = new Map<string, Promise<Reservation | null>>();
   let unreachableUntil = 0;
   let reachable = true;
 
@@ -84,36 +88,68 @@ export function createSharedSlots(options: SharedSlotsOptions): SharedSlots {
     kept.set(name, all);
   }
 
+  async function ask(request: SlotRequest): Promise<Reservation | null> {
+    const n = leaseSize(request.intervalMs);
+    let grant: SlotGrant;
+    try {
+      grant = await withTimeout(
+        options.backend.take({ ...request, n, now: now() }),
+        TAKE_TIMEOUT_MS,
+      );
+    } catch (error) {
+      mark(false, error);
+      return null;
+    }
+    mark(true);
+    const t = now();
+    if (!grant.ok) {
+      // The next free slot only moves later (time passing or other processes taking slots):
+      // until then, callers who would not wait that long are told so without asking.
+      knownNext.set(request.name, grant.nextAt);
+      return { kind: "later", delayMs: Math.max(1, Math.ceil(grant.nextAt - t)) };
+    }
+    knownNext.delete(request.name);
+    const first = grant.firstAt;
+    keep(
+      request.name,
+      Array.from({ length: n - 1 }, (_, i) => first + (i + 1) * request.intervalMs),
+    );
+    // The lease's first slot is spent even when the round trip made it late: it was free when
+    // asked for, and the one before it is at least an interval earlier.
+    return { kind: "now", waitMs: Math.max(0, first - t) };
+  }
+
   return {
     async reserve(request) {
-      const local = fromKept(request, now());
-      if (local !== null) return local;
-      if (now() < unreachableUntil) return null;
-      const n = leaseSize(request.intervalMs);
-      let grant: SlotGrant;
-      try {
-        grant = await withTimeout(
-          options.backend.take({ ...request, n, now: now() }),
-          TAKE_TIMEOUT_MS,
-        );
-      } catch (error) {
-        mark(false, error);
-        return null;
+      // One lease asked at a time per name: callers arriving meanwhile wait for it and share
+      // what it brings, instead of each booking a lease of its own far into the future.
+      for (;;) {
+        const local = fromKept(request, now());
+        if (local !== null) return local;
+        if (now() < unreachableUntil) return null;
+        const next = knownNext.get(request.name);
+        if (next !== undefined) {
+          if (next - now() > request.maxWaitMs)
+            return { kind: "later", delayMs: Math.ceil(next - now()) };
+          knownNext.delete(request.name);
+        }
+        const pending = asking.get(request.name);
+        if (pending !== undefined) {
+          await pending.catch(() => {});
+          continue;
+        }
+        const answer = ask(request);
+        asking.set(request.name, answer);
+        try {
+          return await answer;
+        } finally {
+          asking.delete(request.name);
+        }
       }
-      mark(true);
-      const t = now();
-      if (!grant.ok) return { kind: "later", delayMs: Math.max(1, Math.ceil(grant.nextAt - t)) };
-      const rest = Array.from(
-        { length: n - 1 },
-        (_, i) => grant.firstAt + (i + 1) * request.intervalMs,
-      );
-      keep(request.name, rest);
-      // The lease's first slot is spent even when the round trip made it late: it was free when
-      // asked for, and the one before it is at least an interval earlier.
-      return { kind: "now", waitMs: Math.max(0, grant.firstAt - t) };
     },
     async defer(name, delayMs) {
       kept.delete(name);
+      knownNext.set(name, Math.max(knownNext.get(name) ?? 0, now() + delayMs));
       try {
         await withTimeout(options.backend.defer(name, now() + delayMs), TAKE_TIMEOUT_MS);
         mark(true);
