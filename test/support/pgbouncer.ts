@@ -101,6 +101,16 @@ max_client_conn = ${options.maxClients ?? 400}
     await stop(child, dir, exited);
     throw new Error(`PgBouncer did not start: ${(error as Error).message}\n${log()}`);
   }
+  // A test process that ends without close() (a crash, a timeout) takes PgBouncer with it.
+  const orphaned = () => {
+    const pid = pidOf(dir);
+    try {
+      if (pid !== null) process.kill(pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once("exit", orphaned);
   let closed: Promise<void> | null = null;
   return {
     port,
@@ -108,6 +118,7 @@ max_client_conn = ${options.maxClients ?? 400}
     log,
     pid: () => pidOf(dir),
     close: () => {
+      process.off("exit", orphaned);
       closed ??= stop(child, dir, exited);
       return closed;
     },
