@@ -7,8 +7,8 @@
  * The other half of the leg is the `pgbouncer` engine: the test files of the code a pooler could
  * break, each also run on it (their engine lists add it): the intake's one statement
  * (orders/submission-statement.test.ts) and its batches (orders/submission-batches.test.ts),
- * store webhook deliveries (store-webhooks/receive-delivery.test.ts) and job claiming
- * (jobs/claim-jobs.test.ts). Those are the files on the `indexed` connections or that lease with
+ * store webhook deliveries (store-webhooks/receive-delivery.test.ts), job claiming
+ * (jobs/claim-jobs.test.ts) and the migrations' lock (db/migrate.test.ts). Those are the files on the `indexed` connections or that lease with
  * SKIP LOCKED; the rest of the suite's queries are plain statements and transactions, which a
  * transaction pooler passes through unchanged.
  */
