@@ -8,9 +8,10 @@
  * break, each also run on it (their engine lists add it): the intake's one statement
  * (orders/submission-statement.test.ts) and its batches (orders/submission-batches.test.ts),
  * store webhook deliveries (store-webhooks/receive-delivery.test.ts), job claiming
- * (jobs/claim-jobs.test.ts) and the migrations' lock (db/migrate.test.ts). Those are the files on the `indexed` connections or that lease with
- * SKIP LOCKED; the rest of the suite's queries are plain statements and transactions, which a
- * transaction pooler passes through unchanged.
+ * (jobs/claim-jobs.test.ts) and the migrations' lock (db/migrate.test.ts): the code on the
+ * `indexed` connections, the leases taken with SKIP LOCKED, and the one lock that was a
+ * session's. The rest of the suite's queries are plain statements and transactions, which a
+ * transaction pooler passes through unchanged, so the whole suite is not run twice.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
