@@ -30,6 +30,7 @@ import * as m0024 from "./migrations/0024_store_webhooks.js";
 import * as m0025 from "./migrations/0025_rejudge.js";
 import * as m0026 from "./migrations/0026_tiers.js";
 import * as m0027 from "./migrations/0027_exchange_rates.js";
+import * as m0029 from "./migrations/0029_fair_queues.js";
 import type { Database } from "./schema.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -59,6 +60,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0025_rejudge": m0025,
   "0026_tiers": m0026,
   "0027_exchange_rates": m0027,
+  "0029_fair_queues": m0029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

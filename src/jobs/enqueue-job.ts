@@ -7,16 +7,21 @@
  * row is left alone: the running attempt already serves the request. A reset row drops any
  * expired lease, so the worker that held it can no longer settle it (see `settle-job.ts`).
  *
+ * A job to run now (no `runAt`) takes its turn among its priority's due jobs by queue key
+ * (fair-tag.ts): give work done for an account `queueKey: accountId`, so one account's thousands
+ * of jobs do not hold back another's. A job given a `runAt` waits by run_at alone.
+ *
  * Enqueueing does not wake a worker: the caller commits first, then calls `notify()` on the
- * process's JobWakeup (`job-wakeup.ts`); other processes find the job at their next poll.
+ * process's JobWakeup (`job-wakeup.ts`), which also tells workers in other processes.
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { z } from "zod";
 import type { SqliteDirect } from "../db/connect.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
 import type { StatementCache } from "../db/sqlite-driver.js";
 import { newId } from "../lib/ids.js";
+import { fairTagSql } from "./fair-tag.js";
 import type { TaskType } from "./task.js";
 
 export interface JobSpec {
@@ -29,6 +34,8 @@ export interface JobSpec {
   requestId?: string | null;
   /** 0 live (the default), 1 backfill: see claim-jobs.ts. */
   priority?: number;
+  /** Whose turn the job waits for (fair-tag.ts): the account it works for; else shared. */
+  queueKey?: string;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -52,7 +59,8 @@ export async function enqueueJob(
   spec: JobSpec,
   now: number,
 ): Promise<void> {
-  await upsertJob.execute(db, jobValues(spec, now));
+  const query = spec.runAt === undefined ? upsertJob : upsertScheduledJob;
+  await query.execute(db, jobValues(spec, now));
 }
 
 /** The same on SQLite inside `transactSync` (db/transact-sync.ts), at once on the writer. */
@@ -62,7 +70,8 @@ export function enqueueJobSync(
   spec: JobSpec,
   now: number,
 ): void {
-  upsertJob.runSync(sqlite, writer, jobValues(spec, now));
+  const query = spec.runAt === undefined ? upsertJob : upsertScheduledJob;
+  query.runSync(sqlite, writer, jobValues(spec, now));
 }
 
 function jobValues(spec: JobSpec, now: number): JobValues {
@@ -75,6 +84,7 @@ function jobValues(spec: JobSpec, now: number): JobValues {
     max_attempts: spec.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     request_id: spec.requestId ?? null,
     priority: spec.priority ?? 0,
+    queue_key: spec.queueKey ?? "",
     now,
   };
 }
@@ -88,37 +98,59 @@ interface JobValues {
   max_attempts: number;
   request_id: string | null;
   priority: number;
+  queue_key: string;
   now: number;
 }
 
-/** Prepared once (db/prepared-query.ts): every new customer enqueues a job on the order path. */
-const upsertJob = preparedQuery(
-  ["id", "task", "payload", "job_key", "run_at", "max_attempts", "priority", "request_id", "now"],
-  (db, v: JobValues) => {
-    // A new row and a revived one start alike: due at run_at, no attempt, no error, no lease.
-    const fresh = {
-      task: v.task,
-      payload: v.payload,
-      run_at: v.run_at,
-      attempts: 0,
-      max_attempts: v.max_attempts,
-      priority: v.priority,
-      last_error: null,
-      locked_by: null,
-      locked_until: null,
-      request_id: v.request_id,
-      updated_at: v.now,
-    };
-    return db
-      .insertInto("jobs")
-      .values({ id: v.id, job_key: v.job_key, created_at: v.now, ...fresh })
-      .onConflict((oc) =>
-        oc
-          .column("job_key")
-          .doUpdateSet(fresh)
-          .where((eb) =>
-            eb.or([eb("jobs.locked_until", "is", null), eb("jobs.locked_until", "<", v.now)]),
-          ),
-      );
-  },
-);
+/**
+ * Prepared once (db/prepared-query.ts): every new customer enqueues a job on the order path. A
+ * job to run now takes a fair tag (fair-tag.ts); one given a run_at (`upsertScheduledJob`) none.
+ */
+const upsertJob = upsertJobQuery(true);
+const upsertScheduledJob = upsertJobQuery(false);
+
+function upsertJobQuery(tagged: boolean) {
+  return preparedQuery(
+    [
+      "id",
+      "task",
+      "payload",
+      "job_key",
+      "run_at",
+      "max_attempts",
+      "priority",
+      "request_id",
+      "queue_key",
+      "now",
+    ],
+    (db, v: JobValues) => {
+      // A new row and a revived one start alike: due at run_at, no attempt, no error, no lease.
+      const fresh = {
+        task: v.task,
+        payload: v.payload,
+        run_at: v.run_at,
+        attempts: 0,
+        max_attempts: v.max_attempts,
+        priority: v.priority,
+        last_error: null,
+        locked_by: null,
+        locked_until: null,
+        request_id: v.request_id,
+        queue_key: v.queue_key,
+        updated_at: v.now,
+      };
+      const fairTag = tagged ? fairTagSql(sql.val(v.queue_key), sql.val(v.priority)) : null;
+      return db
+        .insertInto("jobs")
+        .values({ id: v.id, job_key: v.job_key, created_at: v.now, ...fresh, fair_tag: fairTag })
+        .onConflict((oc) =>
+          oc
+            .column("job_key")
+            .doUpdateSet({ ...fresh, fair_tag: sql`excluded.fair_tag` })
+            .where((eb) =>
+              eb.or([eb("jobs.locked_until", "is", null), eb("jobs.locked_until", "<", v.now)]),
+            ),
+        );
+    },
+  );
+}
