@@ -34,6 +34,7 @@ import { shopifyAccess } from "./features/store-sync/connection-client.js";
 import { verdictPersonalData } from "./features/verdicts/verdict-personal-data.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
+import { postgresWakeups } from "./jobs/pg-wakeups.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { scrubLogLine } from "./lib/log-scrub.js";
 import { createOutboundHttp } from "./lib/outbound/outbound-http.js";
@@ -202,7 +203,16 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     db,
     clock,
     log,
-    jobs: createJobWakeup(),
+    jobs: createJobWakeup(
+      // The listener needs a session of its own: a direct URL, never a transaction pooler's.
+      config.database.kind === "postgres"
+        ? postgresWakeups({
+            db: db.kysely,
+            listenUrl: config.database.url,
+            log,
+          })
+        : undefined,
+    ),
     providers: threaded.providers,
     lookupAll: metrics.enabled
       ? observeProviderCalls(threaded.lookupAll, metrics)
@@ -255,6 +265,7 @@ export async function prepareDatabase(
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.jobs.close();
   await deps.closeProviders();
   await deps.alerts.close();
   await deps.http.close();
