@@ -1,5 +1,7 @@
 /**
- * Fair queues: among due jobs of one priority, queue keys (accounts) take turns.
+ * Fair queues: among due backfill jobs, queue keys (accounts) take turns. Live jobs, claimed
+ * before any backfill, stay first come first served: a tag would double the cost of a
+ * single-job enqueue on SQLite's order path (enqueue-job.ts).
  *
  * Start-time fair queuing (Goyal, Vin and Cheng, 1996), with every job costing one: a job
  * enqueued due at once gets the tag max(head, last) + 1, where `head` is the smallest tag still

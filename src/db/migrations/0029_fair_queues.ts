@@ -4,7 +4,7 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
  * Fair queues and a lean jobs table.
  *
  * `queue_key`: whose turn a job waits for, the account's id for work done for an account ('' for
- * the shared queue of everything else). `fair_tag`: a job enqueued due at once carries a
+ * the shared queue of everything else). `fair_tag`: a backfill job enqueued to run now carries a
  * start-time fair queuing tag, max(the queue head's tag, the queue key's last tag) + 1 within its
  * priority (jobs/fair-tag.ts), and a claim walks (priority, fair_tag, id): accounts take turns,
  * one job each per round, however many one of them queued. The tag is NULL for every job not

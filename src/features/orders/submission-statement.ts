@@ -157,13 +157,14 @@ with input as (
 ), job as (
   -- New customers' jobs and the requeued ones (as jobs/enqueue-job.ts writes them: a job a
   -- worker holds right now is left alone).
-  -- Each account's jobs of one statement take consecutive turns (jobs/fair-tag.ts).
+  -- Each account's backfill jobs of one statement take consecutive turns (jobs/fair-tag.ts);
+  -- live jobs take no tag (jobs/enqueue-job.ts).
   insert into jobs (id, job_key, created_at, task, payload, run_at, attempts, max_attempts,
     priority, last_error, locked_by, locked_until, request_id, updated_at, queue_key, fair_tag)
   select job_id, ${JOB_KEY("id")}, now, '${ENRICH_CUSTOMER_TASK}', ${PAYLOAD("id", "alerts")},
     now, 0, max_attempts, priority, null, null, null, request_id, now, account_id,
-    ${fairTagText("account_id", "priority")}
-      + row_number() over (partition by account_id, priority order by n) - 1
+    case when priority <> ${LIVE} then ${fairTagText("account_id", "priority")}
+      + row_number() over (partition by account_id, priority order by n) - 1 end
   from (
     select n, job_id, customer_id as id, now, alerts, max_attempts, priority, request_id,
       account_id
