@@ -13,6 +13,7 @@
  * BENCH_PG_CAP_PERIOD_MS (its quota period, 100), BENCH_PG_QUIET_RATE (the paced quiet-store run's
  * new customers a second, 100), BENCH_WEBHOOK_RATES (the webhooks phase's deliveries a second,
  * "200,300"),
+ * BENCH_SOAK_SEC and BENCH_SOAK_RATE (the jobs-soak phase's seconds, 240, and jobs a second, 300),
  * BENCH_NODE_FLAGS (extra node flags for the Velvet server, e.g. --cpu-prof), BENCH_LOG_LEVEL
  * (the Velvet server's LOG_LEVEL, info), BENCH_KEEP=1
  * (keep the temporary databases and server logs).
@@ -24,6 +25,7 @@ import { killAllChildren } from "./children.js";
 import { dashboardPhase } from "./dashboard.js";
 import { enrichmentPhase } from "./enrichment.js";
 import { importPhase } from "./import.js";
+import { jobsSoakPhase } from "./jobs-soak.js";
 import { metricsPhase } from "./metrics-cost.js";
 import { ordersPhase } from "./orders.js";
 import { ordersPoolerPhase } from "./orders-pooler.js";
@@ -40,6 +42,7 @@ const PHASES: Phase[] = [
   enrichmentPhase,
   importPhase,
   webhooksPhase,
+  jobsSoakPhase,
 ];
 const RESULTS_DIR = path.resolve("bench", "results");
 

@@ -45,6 +45,7 @@ const ConfigSchema = z.object({
   WORKER_ENABLED: boolish.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  WORKER_IDLE_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
   JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   ENRICHMENT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
 
@@ -153,6 +154,8 @@ export interface Config {
     enabled: boolean;
     concurrency: number;
     pollIntervalMs: number;
+    /** PostgreSQL: idle polling while LISTEN/NOTIFY wake-ups arrive (polling is the fallback). */
+    idlePollIntervalMs: number;
     leaseMs: number;
   };
   enrichment: {
@@ -243,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: e.WORKER_ENABLED,
       concurrency: e.WORKER_CONCURRENCY,
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,
+      idlePollIntervalMs: e.WORKER_IDLE_POLL_INTERVAL_MS,
       leaseMs: e.JOB_LEASE_MS,
     },
     enrichment: {

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import { type DestinationStream, type Logger, pino } from "pino";
 import type { AppDeps } from "./app-deps.js";
-import { type Config, loadConfig } from "./config.js";
+import { type Config, loadConfig, sessionUrl } from "./config.js";
 import { type Db, openDatabase } from "./db/connect.js";
 import { databaseUnavailable } from "./db/database-unavailable.js";
 import { type MigrationReport, migrateToLatest } from "./db/migrate.js";
@@ -36,6 +36,7 @@ import { shopifyAccess } from "./features/store-sync/connection-client.js";
 import { verdictPersonalData } from "./features/verdicts/verdict-personal-data.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
+import { postgresWakeups } from "./jobs/pg-wakeups.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { scrubLogLine } from "./lib/log-scrub.js";
 import { createOutboundHttp } from "./lib/outbound/outbound-http.js";
@@ -217,7 +218,16 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     db,
     clock,
     log,
-    jobs: createJobWakeup(),
+    jobs: createJobWakeup(
+      // The listener needs a session of its own: a direct URL, never a transaction pooler's.
+      config.database.kind === "postgres"
+        ? postgresWakeups({
+            db: db.kysely,
+            listenUrl: sessionUrl(config.database),
+            log,
+          })
+        : undefined,
+    ),
     providers: threaded.providers,
     lookupAll: metrics.enabled
       ? observeProviderCalls(threaded.lookupAll, metrics)
@@ -270,6 +280,7 @@ export async function prepareDatabase(
 }
 
 export async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.jobs.close();
   await deps.closeProviders();
   await deps.alerts.close();
   await deps.http.close();

@@ -37,6 +37,7 @@ import * as m0026 from "./migrations/0026_tiers.js";
 import * as m0027 from "./migrations/0027_exchange_rates.js";
 import * as m0028 from "./migrations/0028_shared_limits.js";
 import { MIGRATION_LOCK_KEY } from "./postgres-dialect.js";
+import * as m0029 from "./migrations/0029_fair_queues.js";
 import type { Database } from "./schema.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -67,6 +68,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0026_tiers": m0026,
   "0027_exchange_rates": m0027,
   "0028_shared_limits": m0028,
+  "0029_fair_queues": m0029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

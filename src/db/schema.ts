@@ -145,6 +145,10 @@ export interface JobsTable {
   run_at: number;
   /** 0 live, 1 backfill: every due live job is claimed before any backfill job (0011). */
   priority: Generated<number>;
+  /** Whose turn the job waits for: an account's id, or '' for the shared queue (0029). */
+  queue_key: Generated<string>;
+  /** Its place among due jobs of its priority while it waits for its first turn, else null. */
+  fair_tag: number | null;
   attempts: Generated<number>;
   max_attempts: number;
   last_error: string | null;

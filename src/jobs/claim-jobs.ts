@@ -13,8 +13,13 @@
  * that are running, and a job whose worker died becomes due exactly when its lease expires.
  *
  * Priorities (migration 0011): live jobs (0) are claimed before backfill jobs (1). One claim
- * asks each priority in turn, in one transaction on SQLite, with `priority = ?` so each walk is
- * a range of the (priority, run_at, id) index: live first, backfill only for the room left.
+ * asks each priority in turn, in one transaction on SQLite, with `priority = ?`: live first,
+ * backfill only for the room left.
+ *
+ * Fair queues (migration 0029, fair-tag.ts): within a priority, first the untagged jobs that
+ * are due (scheduled, backing off, released, retried), a range of (priority, run_at, id) over
+ * untagged rows; then jobs waiting for their first turn, a range of (priority, fair_tag, id),
+ * where accounts alternate. A claim clears the tag, so a leased job leaves the fair walk.
  */
 import type {
   Expression,
@@ -38,6 +43,12 @@ export interface ClaimRequest {
 
 type JobsWhere = (eb: ExpressionBuilder<Database, "jobs">, priority: number) => Expression<SqlBool>;
 
+/** One index walk: which rows, in which order. */
+interface Walk {
+  where: JobsWhere;
+  order: "run_at" | "fair_tag";
+}
+
 /** Job priorities, claimed in this order. */
 export const JOB_PRIORITIES = { live: 0, backfill: 1 } as const;
 export type JobPriority = keyof typeof JOB_PRIORITIES;
@@ -48,14 +59,25 @@ const PRIORITY_ORDER = Object.values(JOB_PRIORITIES);
  * attempt.
  */
 export function claimJobs(db: Db, req: ClaimRequest): Promise<ClaimedJob[]> {
-  return claimWhere(db, req, true, (eb, priority) =>
-    eb.and([
-      eb("priority", "=", priority),
-      eb("run_at", "<=", req.now),
-      eb("attempts", "<", eb.ref("max_attempts")),
-      eb.or([eb("locked_until", "is", null), eb("locked_until", "<", req.now)]),
-    ]),
-  );
+  return claimWhere(db, req, true, [
+    {
+      order: "run_at",
+      where: (eb, priority) =>
+        eb.and([
+          eb("priority", "=", priority),
+          eb("run_at", "<=", req.now),
+          eb("attempts", "<", eb.ref("max_attempts")),
+          eb("fair_tag", "is", null),
+          eb.or([eb("locked_until", "is", null), eb("locked_until", "<", req.now)]),
+        ]),
+    },
+    {
+      // A tagged job is due and free by construction (enqueue-job.ts tags only those).
+      order: "fair_tag",
+      where: (eb, priority) =>
+        eb.and([eb("priority", "=", priority), eb("fair_tag", "is not", null)]),
+    },
+  ]);
 }
 
 /**
@@ -64,38 +86,52 @@ export function claimJobs(db: Db, req: ClaimRequest): Promise<ClaimedJob[]> {
  * attempt count is left as it is: nothing will run.
  */
 export function claimAbandonedJobs(db: Db, req: ClaimRequest): Promise<ClaimedJob[]> {
-  return claimWhere(db, req, false, (eb, priority) =>
-    eb.and([
-      eb("priority", "=", priority),
-      eb("attempts", ">=", eb.ref("max_attempts")),
-      eb("locked_by", "is not", null),
-      eb("locked_until", "<", req.now),
-    ]),
-  );
+  return claimWhere(db, req, false, [
+    {
+      order: "run_at",
+      where: (eb, priority) =>
+        eb.and([
+          eb("priority", "=", priority),
+          eb("attempts", ">=", eb.ref("max_attempts")),
+          eb("locked_by", "is not", null),
+          eb("locked_until", "<", req.now),
+        ]),
+    },
+  ]);
 }
 
 async function claimWhere(
   db: Db,
   req: ClaimRequest,
   countAttempt: boolean,
-  where: JobsWhere,
+  walks: Walk[],
 ): Promise<ClaimedJob[]> {
   if (req.limit <= 0) return [];
   const runAll = async (q: Kysely<Database> | Transaction<Database>) => {
     const claimed: ClaimedJob[] = [];
     for (const priority of PRIORITY_ORDER) {
-      const room = req.limit - claimed.length;
-      if (room <= 0) break;
-      claimed.push(...(await run(q, priority, room)));
+      for (const walk of walks) {
+        const room = req.limit - claimed.length;
+        if (room <= 0) return claimed;
+        // RETURNING has no order: each walk's jobs oldest first (ids are time-ordered).
+        const rows = await run(q, walk, priority, room);
+        claimed.push(...rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+      }
     }
     return claimed;
   };
-  const run = (q: Kysely<Database> | Transaction<Database>, priority: number, limit: number) => {
+  const run = (
+    q: Kysely<Database> | Transaction<Database>,
+    walk: Walk,
+    priority: number,
+    limit: number,
+  ) => {
     let picked = q
       .selectFrom("jobs")
       .select("id")
-      .where((eb) => where(eb, priority))
-      .orderBy("run_at")
+      .where((eb) => walk.where(eb, priority))
+      .orderBy("priority")
+      .orderBy(walk.order)
       .orderBy("id")
       .limit(limit);
     if (db.dialect === "postgres") picked = picked.forUpdate().skipLocked();
@@ -105,6 +141,7 @@ async function claimWhere(
         locked_by: req.workerId,
         locked_until: req.now + req.leaseMs,
         run_at: req.now + req.leaseMs,
+        fair_tag: null,
         attempts: countAttempt ? eb("attempts", "+", 1) : eb.ref("attempts"),
         updated_at: req.now,
       }))
@@ -116,9 +153,5 @@ async function claimWhere(
     db.dialect === "postgres"
       ? await runAll(db.kysely)
       : await db.kysely.transaction().execute(runAll);
-  // RETURNING has no order; run live jobs first, each priority's oldest first (ids are
-  // time-ordered).
-  return claimed.sort((a, b) =>
-    a.priority !== b.priority ? a.priority - b.priority : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  );
+  return claimed;
 }

@@ -1,6 +1,7 @@
 /**
  * The worker loop: claims due jobs while it has room (up to `concurrency` in flight), runs
- * them, and sleeps `pollIntervalMs` when the queue is empty. It claims again at once when a
+ * them, and sleeps `pollIntervalMs` when the queue is empty (`idlePollIntervalMs` while
+ * PostgreSQL wake-ups from other processes arrive: job-wakeup.ts). It claims again at once when a
  * job finishes after a full batch (there is probably more) or when woken by `notify()`.
  *
  * Each job's AbortSignal fires shortly before its lease runs out (a handler that ignores it
@@ -43,6 +44,8 @@ export interface WorkerOptions {
   /** Defaults come from `deps.config.worker`. */
   concurrency?: number;
   pollIntervalMs?: number;
+  /** Idle polling while the wake-up hears other processes (PostgreSQL LISTEN). */
+  idlePollIntervalMs?: number;
   leaseMs?: number;
   graceMs?: number;
   backoff?: BackoffPolicy;
@@ -86,6 +89,10 @@ export function createWorker<D extends WorkerDeps>(
   const id = options.workerId ?? newWorkerId();
   const concurrency = options.concurrency ?? settings.concurrency;
   const pollIntervalMs = options.pollIntervalMs ?? settings.pollIntervalMs;
+  const idlePollIntervalMs = Math.max(
+    pollIntervalMs,
+    options.idlePollIntervalMs ?? settings.idlePollIntervalMs ?? pollIntervalMs,
+  );
   const leaseMs = options.leaseMs ?? settings.leaseMs;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const wakeup = options.wakeup ?? deps.jobs;
@@ -183,7 +190,8 @@ export function createWorker<D extends WorkerDeps>(
       if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
       if (state !== "running") break;
       lastClaimAt = performance.now();
-      let waitMs = pollIntervalMs;
+      // Notifications carry the wake-ups while they arrive; polling is then only the fallback.
+      let waitMs = wakeup?.listening ? idlePollIntervalMs : pollIntervalMs;
       try {
         const { full } = await claimAndLaunch(false);
         if (claimFailing) log.info("claiming jobs works again");

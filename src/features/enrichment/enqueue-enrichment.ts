@@ -18,6 +18,8 @@ export interface EnrichmentOptions {
   /** false: a VIP found by this enrichment raises no alert (an imported history). */
   alerts: boolean;
   priority: JobPriority;
+  /** The account the enrichment is for: the job takes that account's turns (jobs/fair-tag.ts). */
+  accountId?: string;
 }
 
 export function enrichmentJobKey(customerId: string): string {
@@ -46,6 +48,7 @@ export function enrichmentJob(
     maxAttempts,
     priority: JOB_PRIORITIES[options.priority],
     requestId,
+    ...(options.accountId === undefined ? {} : { queueKey: options.accountId }),
   };
 }
 

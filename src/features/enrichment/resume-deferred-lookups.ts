@@ -40,6 +40,7 @@ export async function resumeDeferredLookups(
       // An imported history's customers stay historical: machines hear, people are not alerted.
       alerts: row.paid_lookups_deferred === 1,
       priority: "backfill",
+      accountId,
     });
   }
   return rows.length;

@@ -144,6 +144,7 @@ export const promoteJob = preparedQuery(
   (db, v: { job_key: string; payload: string; live: number }) =>
     db
       .updateTable("jobs")
-      .set({ priority: v.live, payload: v.payload })
+      // Out of the backfill's turn order, into the untagged walk (jobs/fair-tag.ts): due now.
+      .set({ priority: v.live, payload: v.payload, fair_tag: null })
       .where("job_key", "=", v.job_key),
 );

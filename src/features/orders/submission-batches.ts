@@ -137,7 +137,7 @@ export async function submitBatched(
     datedAt: options.orderedAt ?? now,
     backdate: options.orderedAt !== undefined,
     maxAttempts: deps.config.enrichment.maxAttempts,
-    enrichment: enrichmentOptions(options),
+    enrichment: enrichmentOptions(options, store.accountId),
     requestId: options.requestId ?? null,
     unitPriceUsd: deps.config.enrichmentPriceUsd,
   });

@@ -24,6 +24,7 @@ import type { Db } from "../../db/connect.js";
 import { nameStatement } from "../../db/named-statements.js";
 import type { EnrichmentStatus } from "../../db/schema.js";
 import { JOB_PRIORITIES } from "../../jobs/claim-jobs.js";
+import { fairTagText } from "../../jobs/fair-tag.js";
 import { newId } from "../../lib/ids.js";
 import { ENRICH_CUSTOMER_TASK, type EnrichmentOptions } from "../enrichment/enqueue-enrichment.js";
 import { customerColumns } from "./customer-columns.js";
@@ -148,28 +149,36 @@ with input as (
   from settled s
   where c.id = s.known_id and s.backdate and s.status <> 'failed' and c.created_at > s.dated_at
 ), promoted as (
-  update jobs j set priority = ${LIVE}, payload = ${PAYLOAD("s.known_id", "true")}
+  update jobs j set priority = ${LIVE}, payload = ${PAYLOAD("s.known_id", "true")},
+    fair_tag = null
   from settled s
   where s.status = 'pending' and s.priority = ${LIVE} and s.job_priority <> ${LIVE}
     and j.job_key = ${JOB_KEY("s.known_id")}
 ), job as (
   -- New customers' jobs and the requeued ones (as jobs/enqueue-job.ts writes them: a job a
   -- worker holds right now is left alone).
+  -- Each account's backfill jobs of one statement take consecutive turns (jobs/fair-tag.ts);
+  -- live jobs take no tag (jobs/enqueue-job.ts).
   insert into jobs (id, job_key, created_at, task, payload, run_at, attempts, max_attempts,
-    priority, last_error, locked_by, locked_until, request_id, updated_at)
+    priority, last_error, locked_by, locked_until, request_id, updated_at, queue_key, fair_tag)
   select job_id, ${JOB_KEY("id")}, now, '${ENRICH_CUSTOMER_TASK}', ${PAYLOAD("id", "alerts")},
-    now, 0, max_attempts, priority, null, null, null, request_id, now
+    now, 0, max_attempts, priority, null, null, null, request_id, now, account_id,
+    case when priority <> ${LIVE} then ${fairTagText("account_id", "priority")}
+      + row_number() over (partition by account_id, priority order by n) - 1 end
   from (
-    select job_id, customer_id as id, now, alerts, max_attempts, priority, request_id
+    select n, job_id, customer_id as id, now, alerts, max_attempts, priority, request_id,
+      account_id
     from created
     union all
-    select s.job_id, s.known_id, s.now, s.alerts, s.max_attempts, s.priority, s.request_id
+    select s.n, s.job_id, s.known_id, s.now, s.alerts, s.max_attempts, s.priority,
+      s.request_id, s.account_id
     from settled s join flipped f on f.id = s.known_id
   ) queued
   on conflict (job_key) do update set task = excluded.task, payload = excluded.payload,
     run_at = excluded.run_at, attempts = 0, max_attempts = excluded.max_attempts,
     priority = excluded.priority, last_error = null, locked_by = null, locked_until = null,
-    request_id = excluded.request_id, updated_at = excluded.updated_at
+    request_id = excluded.request_id, updated_at = excluded.updated_at,
+    queue_key = excluded.queue_key, fair_tag = excluded.fair_tag
   where jobs.locked_until is null or jobs.locked_until < excluded.updated_at
 ), charge as (
   insert into usage_charges (id, account_id, store_id, customer_id, unit_price_usd, created_at)

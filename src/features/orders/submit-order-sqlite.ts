@@ -71,7 +71,7 @@ function write(
   options: SubmitOrderOptions,
 ): SubmitOrderOutcome {
   const now = deps.clock.now();
-  const enrichment = enrichmentOptions(options);
+  const enrichment = enrichmentOptions(options, store.accountId);
   const columns = customerColumns(store, submission);
   let customerId = newId(now);
   const created =

@@ -38,6 +38,9 @@ export interface SubmitOrderOptions {
 }
 
 /** The enrichment job's options for a submission: alerts on and live priority unless told. */
-export function enrichmentOptions(options: SubmitOrderOptions): EnrichmentOptions {
-  return { alerts: options.alerts ?? true, priority: options.priority ?? "live" };
+export function enrichmentOptions(
+  options: SubmitOrderOptions,
+  accountId: string,
+): EnrichmentOptions {
+  return { alerts: options.alerts ?? true, priority: options.priority ?? "live", accountId };
 }

@@ -91,7 +91,7 @@ export async function submitOrderInTransaction(
   submission: OrderSubmission,
   options: SubmitOrderOptions = {},
 ): Promise<SubmitOrderOutcome> {
-  const enrichment = enrichmentOptions(options);
+  const enrichment = enrichmentOptions(options, store.accountId);
   const maxAttempts = deps.config.enrichment.maxAttempts;
   const requestId = options.requestId ?? null;
   const now = deps.clock.now();
