@@ -20,7 +20,7 @@
  * fit in the machine's two cores with room to spare: at 0.35 each the sum met the two cores and
  * the ratio measured the machine running out as much as Velvet scaling (docs/performance.md).
  * Each round of held runs goes direct, then through PgBouncer in transaction mode
- * (bench/pgbouncer.ts: two more nodes with DATABASE_POOL_MODE=transaction, held alike),
+ * (bench/pgbouncer.ts: two more nodes with DATABASE_POOLER_MODE=transaction, held alike),
  * alternating, so the pooler's cost and the two-vs-one ratio through it are measured in the
  * same minutes as the direct ones; skipped, and said so, where PgBouncer is not installed.
  *
@@ -61,7 +61,7 @@ const QUIET_CONNECTIONS = 10;
 /** PgBouncer's server connections for the two pooled nodes: one node's own pool, not two. */
 const PGBOUNCER_POOL_SIZE = 10;
 /** What a node needs to run behind a transaction-mode pooler (docs/configuration.md). */
-const POOLED_ENV = { DATABASE_POOL_MODE: "transaction" };
+const POOLED_ENV = { DATABASE_POOLER_MODE: "transaction" };
 
 export const ordersPostgresPhase: Phase = {
   name: "orders-pg",
