@@ -2,9 +2,9 @@
  * The one reader of process.env. Every setting is parsed and validated once, at start; a bad
  * value stops the start with a message naming the variable.
  */
-import path from "node:path";
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
+import { type DatabaseTarget, databaseTargetFromUrl } from "./database-target.js";
 import { versionReleasedAt } from "./lib/api-version-lifecycle.js";
 import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
 import { gravatarPerMinute, type ProviderSettings, provider } from "./provider-settings.js";
@@ -22,6 +22,13 @@ const ConfigSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  // A pooler between Velvet and PostgreSQL (database-target.ts).
+  DATABASE_POOLER_MODE: z.enum(["session", "transaction"]).optional(),
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(["on", "off", "true", "false", "1", "0", "yes", "no"])
+    .transform((v) => v === "on" || v === "true" || v === "1" || v === "yes")
+    .optional(),
+  DATABASE_DIRECT_URL: z.string().optional(),
   SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   ENRICHMENT_PRICE_USD: decimalUsd.default("0.05"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -119,11 +126,6 @@ const ConfigSchema = z.object({
     .default("2026-10"),
 });
 
-export type DatabaseTarget =
-  /** busyTimeoutMs: how long a write waits for another process's lock (SQLITE_BUSY_TIMEOUT_MS). */
-  | { kind: "sqlite"; file: string; busyTimeoutMs?: number }
-  | { kind: "postgres"; url: string; poolMax: number };
-
 export interface Config {
   port: number;
   host: string;
@@ -200,27 +202,10 @@ export interface Config {
 export type SignupMode = "first-account" | "closed" | "open";
 
 export { ConfigError } from "./config-error.js";
+export type { DatabaseTarget, PoolerMode, PostgresTarget } from "./database-target.js";
+export { databaseTargetFromUrl, postgresSessionRules, sessionUrl } from "./database-target.js";
 export type { TrustProxy } from "./parse-trust-proxy.js";
 export type { ProviderSettings } from "./provider-settings.js";
-
-export function databaseTargetFromUrl(
-  url: string | undefined,
-  poolMax = 10,
-  busyTimeoutMs?: number,
-): DatabaseTarget {
-  const busy = busyTimeoutMs === undefined ? {} : { busyTimeoutMs };
-  if (url === undefined || url.trim() === "") {
-    return { kind: "sqlite", file: path.resolve("data", "velvet.db"), ...busy };
-  }
-  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: "postgres", url, poolMax };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith("file://")) {
-    throw new ConfigError(
-      `DATABASE_URL: unsupported scheme in "${url.split("://")[0]}://…"; use a file path or postgres://`,
-    );
-  }
-  const file = url.startsWith("file://") ? new URL(url).pathname : url;
-  return { kind: "sqlite", file: file === ":memory:" ? file : path.resolve(file), ...busy };
-}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable (`PORT=` in an env file) means unset: without this, PORT= would coerce
@@ -241,7 +226,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    database: databaseTargetFromUrl(e.DATABASE_URL, e.DATABASE_POOL_MAX, e.SQLITE_BUSY_TIMEOUT_MS),
+    database: databaseTargetFromUrl(e.DATABASE_URL, e.DATABASE_POOL_MAX, e.SQLITE_BUSY_TIMEOUT_MS, {
+      poolerMode: e.DATABASE_POOLER_MODE,
+      preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+      directUrl: e.DATABASE_DIRECT_URL,
+    }),
     enrichmentPriceUsd: e.ENRICHMENT_PRICE_USD,
     logLevel: e.LOG_LEVEL,
     publicBaseUrl,

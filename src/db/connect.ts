@@ -6,17 +6,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import {
-  type DialectAdapter,
-  type Driver,
-  Kysely,
-  PostgresDialect,
-  SqliteAdapter,
-  SqliteDialect,
-} from "kysely";
+import { type DialectAdapter, type Driver, Kysely, SqliteAdapter, SqliteDialect } from "kysely";
 import pg from "pg";
-import type { DatabaseTarget } from "../config.js";
+import { type DatabaseTarget, type PostgresTarget, postgresSessionRules } from "../config.js";
 import { useNamedStatements } from "./named-statements.js";
+import { VelvetPostgresDialect } from "./postgres-dialect.js";
 import type { Database } from "./schema.js";
 import { type CheckpointListener, startBackgroundCheckpoints } from "./sqlite-checkpoints.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, GroupCommitSqliteDriver } from "./sqlite-driver.js";
@@ -90,7 +84,7 @@ export interface OpenOptions {
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   return target.kind === "sqlite"
     ? openSqlite(target.file, options, target.busyTimeoutMs)
-    : openPostgres(target.url, target.poolMax);
+    : openPostgres(target);
 }
 
 function openSqlite(
@@ -182,30 +176,48 @@ class GroupCommitSqliteAdapter extends SqliteAdapter {
 
 const INT8_OID = 20;
 
-function openPostgres(url: string, poolMax: number): Db {
+/**
+ * In transaction mode (behind a pooler that hands a server connection out per transaction:
+ * database-target.ts) the `indexed` pool is the same as in session mode but for what a session
+ * would carry: no startup options (the pooler refuses them), no DISCARD PLANS (it would reach
+ * whichever server connection the pooler picks), and its statements unnamed unless
+ * DATABASE_PREPARED_STATEMENTS says the pooler keeps them. An unnamed statement is planned on
+ * every run for its values and the tables' sizes as they are then, so no plan made on empty
+ * tables outlives them (docs/operating.md, "Behind a connection pooler", has the measurements).
+ */
+function openPostgres(target: PostgresTarget): Db {
+  const { poolerMode, preparedStatements } = postgresSessionRules(target);
+  const session = poolerMode === "session";
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: pgPool(url, poolMax) }),
+    dialect: new VelvetPostgresDialect({
+      pool: pgPool(target.url, target.poolMax, preparedStatements),
+    }),
   });
   const indexedPool = pgPool(
-    url,
+    target.url,
     INDEXED_POOL_MAX,
-    "-c enable_seqscan=off -c plan_cache_mode=force_generic_plan",
+    preparedStatements,
+    session ? "-c enable_seqscan=off -c plan_cache_mode=force_generic_plan" : undefined,
   );
-  const uses = new WeakMap<pg.PoolClient, number>();
-  indexedPool.on("acquire", (client) => {
-    const n = (uses.get(client) ?? 0) + 1;
-    uses.set(client, n);
-    // Queued ahead of the statement the client was acquired for; its failure is that one's.
-    if (replanDue(n)) client.query("discard plans").catch(() => {});
+  if (session && preparedStatements) {
+    const uses = new WeakMap<pg.PoolClient, number>();
+    indexedPool.on("acquire", (client) => {
+      const n = (uses.get(client) ?? 0) + 1;
+      uses.set(client, n);
+      // Queued ahead of the statement the client was acquired for; its failure is that one's.
+      if (replanDue(n)) client.query("discard plans").catch(() => {});
+    });
+  }
+  const indexed = new Kysely<Database>({
+    dialect: new VelvetPostgresDialect({ pool: indexedPool }),
   });
-  const indexed = new Kysely<Database>({ dialect: new PostgresDialect({ pool: indexedPool }) });
   const close = async () => {
     await Promise.all([kysely.destroy(), indexed.destroy()]);
   };
   return { kysely, indexed, dialect: "postgres", sqlite: null, close };
 }
 
-function pgPool(url: string, max: number, options?: string): pg.Pool {
+function pgPool(url: string, max: number, named: boolean, options?: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -229,7 +241,7 @@ function pgPool(url: string, max: number, options?: string): pg.Pool {
   pool.on("error", () => {});
   pool.on("connect", (client) => {
     client.on("error", () => {});
-    useNamedStatements(client);
+    if (named) useNamedStatements(client);
   });
   return pool;
 }

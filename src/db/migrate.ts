@@ -2,8 +2,13 @@
  * Forward-only, numbered migrations. A failed migration throws: `velvet migrate` and
  * `velvet serve` then stop with a non-zero exit instead of running on a half-made schema.
  */
-import { type Kysely, sql } from "kysely";
-import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import { type Kysely, PostgresAdapter, sql } from "kysely";
+import {
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+} from "kysely/migration";
 import * as m0001 from "./migrations/0001_initial.js";
 import * as m0002 from "./migrations/0002_enrichment.js";
 import * as m0003 from "./migrations/0003_alerts.js";
@@ -30,6 +35,7 @@ import * as m0024 from "./migrations/0024_store_webhooks.js";
 import * as m0025 from "./migrations/0025_rejudge.js";
 import * as m0026 from "./migrations/0026_tiers.js";
 import * as m0027 from "./migrations/0027_exchange_rates.js";
+import { MIGRATION_LOCK_KEY } from "./postgres-dialect.js";
 import type { Database } from "./schema.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -72,8 +78,10 @@ export interface MigrationReport {
 }
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationReport> {
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? await migratePostgres(db)
+      : await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error !== undefined || failed !== undefined) {
     const cause = error instanceof Error ? error.message : String(error);
@@ -82,6 +90,33 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrationRe
     });
   }
   return { applied: (results ?? []).map((r) => r.migrationName) };
+}
+
+/**
+ * PostgreSQL: the whole run in ONE transaction that first takes the migration lock
+ * (transaction-scoped: postgres-dialect.ts), so nothing of it depends on the session, and a
+ * process that starts beside another waits for its migrations, then finds them applied
+ * (creating Kysely's own tables included). A failure rolls everything back.
+ */
+async function migratePostgres(db: Kysely<Database>): Promise<MigrationResultSet> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(trx);
+      const result = await new Migrator({ db: trx, provider }).migrateToLatest();
+      if (result.error !== undefined || result.results?.some((r) => r.status === "Error"))
+        throw new RolledBack(result);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof RolledBack) return error.result;
+    return { error };
+  }
+}
+
+class RolledBack extends Error {
+  constructor(readonly result: MigrationResultSet) {
+    super("migration failed");
+  }
 }
 
 /**

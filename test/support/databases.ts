@@ -17,11 +17,16 @@ export interface TestDatabase {
   target: DatabaseTarget;
   /** What DATABASE_URL would say for this database (for spawned `velvet` processes). */
   url: string;
+  /** The other settings a spawned `velvet` needs for it (pgbouncer.ts: the pooler's mode). */
+  env?: Record<string, string>;
   drop(): Promise<void>;
 }
 
 export interface Engine {
-  name: "sqlite" | "postgres";
+  /** `pgbouncer`: PostgreSQL through a transaction-mode PgBouncer (pgbouncer.ts). */
+  name: "sqlite" | "postgres" | "pgbouncer";
+  /** The SQL engine behind it, for tests that differ by engine. */
+  dialect: "sqlite" | "postgres";
   available: boolean;
   create(): Promise<TestDatabase>;
 }
@@ -59,6 +64,7 @@ function withDatabase(url: string, name: string): string {
 
 export const sqliteEngine: Engine = {
   name: "sqlite",
+  dialect: "sqlite",
   available: true,
   async create() {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "velvet-test-"));
@@ -73,6 +79,7 @@ export const sqliteEngine: Engine = {
 
 export const postgresEngine: Engine = {
   name: "postgres",
+  dialect: "postgres",
   available: pgAvailable,
   async create() {
     const name = `velvet_test_${randomBytes(6).toString("hex")}`;
