@@ -42,6 +42,23 @@ function quietLine(quiet: PgRun | undefined): string {
   return ` At a quiet store's pace (${quiet.requestsPerSec.toFixed(0)} new customers a second, one statement each) PostgreSQL spends **${pgMicros.toFixed(0)} µs** a new customer and the answers take p50 ${quiet.p50Ms.toFixed(2)} ms, p99 ${quiet.p99Ms.toFixed(2)} ms.`;
 }
 
+/**
+ * Whether the held nodes got their budget: a node that uses less than its quota waited for the
+ * machine (other processes, PostgreSQL, the load generator), not for the quota, and the ratio
+ * then measures the machine running out.
+ */
+function heldLine(runs: PgRun[], nodeCores: number): string {
+  const held = runs.filter((r) => r.name === "velvet-2-capped" || r.name === "velvet-2-pgbouncer");
+  if (held.length === 0) return "";
+  const range = (values: number[]) => {
+    const [lo, hi] = [Math.min(...values), Math.max(...values)];
+    return lo.toFixed(2) === hi.toFixed(2) ? lo.toFixed(2) : `${lo.toFixed(2)}–${hi.toFixed(2)}`;
+  };
+  const nodes = held.flatMap((r) => serversOf(r.name).map((g) => r.cpu[g] ?? 0));
+  const other = held.map((r) => r.cpu.other ?? 0);
+  return ` In the two-node held runs each node used ${range(nodes)} of its ${nodeCores} of a core while other processes on the machine used ${range(other)} cores: a node under its budget waited for the machine, not for its quota.`;
+}
+
 /** The held runs through PgBouncer in words, when they were measured. */
 function pooledLine(twoVsOne: number | null, vsDirect: number | null): string {
   if (twoVsOne === null || vsDirect === null)
@@ -85,6 +102,6 @@ export function pgOrdersTable(
       cappedTwoVsOne === null
         ? "the runs with a CPU budget per node were not measured here."
         : `held to ${nodeCores} of a core each, two nodes answer **${cappedTwoVsOne.toFixed(2)} ×** one node (target >= 1.6)${pooledLine(pooledTwoVsOne, pooledVsDirect)}.`
-    }${quietLine(runs.find((r) => r.name === "velvet-quiet"))}`,
+    }${heldLine(runs, nodeCores)}${quietLine(runs.find((r) => r.name === "velvet-quiet"))}`,
   ].join("\n");
 }
