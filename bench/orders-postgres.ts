@@ -51,6 +51,8 @@ import type { Phase, PhaseContext, PhaseReport } from "./phase.js";
 import { startVelvet, type VelvetServer } from "./velvet-process.js";
 
 export type { PgRun } from "./orders-postgres-report.js";
+// Where the phase's database used to be made; other phases may still import it from here.
+export { createDatabase } from "./pg-database.js";
 
 const PATH = "/api/v1/orders";
 const ROUNDS = Math.max(1, Number(process.env.BENCH_PG_ROUNDS ?? 2));
