@@ -6,7 +6,8 @@
  *
  * Settings (environment): BENCH_DURATION (measured seconds per run, 10), BENCH_WARMUP (3),
  * BENCH_CONNECTIONS (50), BENCH_PHASES (comma-separated names, all by default),
- * BENCH_PG_URL (the PostgreSQL server of the orders-pg and webhooks phases, which make and drop their own
+ * BENCH_POOLER_ROUNDS (the orders-pooler phase's rounds, 2),
+ * BENCH_PG_URL (the PostgreSQL server of the orders-pg, orders-pooler and webhooks phases, which make and drop their own
  * database; default postgres://postgres@127.0.0.1:5432/postgres), BENCH_PG_ROUNDS (2),
  * BENCH_SQLITE_ROUNDS (2), BENCH_PG_NODE_CORES (the held nodes' CPU budget, 0.25) and
  * BENCH_PG_CAP_PERIOD_MS (its quota period, 100), BENCH_PG_QUIET_RATE (the paced quiet-store run's
@@ -25,6 +26,7 @@ import { enrichmentPhase } from "./enrichment.js";
 import { importPhase } from "./import.js";
 import { metricsPhase } from "./metrics-cost.js";
 import { ordersPhase } from "./orders.js";
+import { ordersPoolerPhase } from "./orders-pooler.js";
 import { ordersPostgresPhase } from "./orders-postgres.js";
 import type { BenchSettings, Phase, Target } from "./phase.js";
 import { webhooksPhase } from "./webhooks.js";
@@ -32,6 +34,7 @@ import { webhooksPhase } from "./webhooks.js";
 const PHASES: Phase[] = [
   ordersPhase,
   ordersPostgresPhase,
+  ordersPoolerPhase,
   metricsPhase,
   dashboardPhase,
   enrichmentPhase,

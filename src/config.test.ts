@@ -1,6 +1,13 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, databaseTargetFromUrl, loadConfig } from "./config.js";
+import {
+  ConfigError,
+  databaseTargetFromUrl,
+  loadConfig,
+  type PostgresTarget,
+  postgresSessionRules,
+  sessionUrl,
+} from "./config.js";
 
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -108,6 +115,53 @@ describe("databaseTargetFromUrl", () => {
       url: "postgres://u@h/d",
       poolMax: 5,
     });
+  });
+
+  it("reads the pooler settings: session and prepared statements unless told otherwise", () => {
+    const pg = (env: Record<string, string>) =>
+      loadConfig({ DATABASE_URL: "postgres://u@pooler:6432/d", ...env }).database as PostgresTarget;
+    expect(postgresSessionRules(pg({}))).toEqual({
+      poolerMode: "session",
+      preparedStatements: true,
+    });
+    expect(sessionUrl(pg({}))).toBe("postgres://u@pooler:6432/d");
+    const pooled = pg({ DATABASE_POOLER_MODE: "transaction" });
+    expect(postgresSessionRules(pooled)).toEqual({
+      poolerMode: "transaction",
+      preparedStatements: false,
+    });
+    // Behind a transaction pooler nothing can LISTEN, unless given a direct connection.
+    expect(sessionUrl(pooled)).toBeNull();
+    const direct = pg({
+      DATABASE_POOLER_MODE: "transaction",
+      DATABASE_PREPARED_STATEMENTS: "on",
+      DATABASE_DIRECT_URL: "postgres://u@db:5432/d",
+    });
+    expect(postgresSessionRules(direct)).toEqual({
+      poolerMode: "transaction",
+      preparedStatements: true,
+    });
+    expect(sessionUrl(direct)).toBe("postgres://u@db:5432/d");
+    expect(postgresSessionRules(pg({ DATABASE_PREPARED_STATEMENTS: "off" }))).toEqual({
+      poolerMode: "session",
+      preparedStatements: false,
+    });
+  });
+
+  it("refuses pooler settings that are wrong or without PostgreSQL, naming them", () => {
+    expect(configError({ DATABASE_POOLER_MODE: "statement" }).message).toMatch(
+      /DATABASE_POOLER_MODE: /,
+    );
+    expect(
+      configError({ DATABASE_URL: "postgres://u@h/d", DATABASE_PREPARED_STATEMENTS: "maybe" })
+        .message,
+    ).toMatch(/DATABASE_PREPARED_STATEMENTS: /);
+    expect(
+      configError({ DATABASE_URL: "postgres://u@h/d", DATABASE_DIRECT_URL: "mysql://h/d" }).message,
+    ).toBe("DATABASE_DIRECT_URL: must be a postgres:// URL");
+    expect(configError({ DATABASE_POOLER_MODE: "transaction" }).message).toBe(
+      "DATABASE_POOLER_MODE: only for PostgreSQL, but DATABASE_URL does not name a postgres:// database",
+    );
   });
 
   it("takes TRUST_PROXY as a hop count or addresses and CIDRs, and refuses true", () => {

@@ -7,6 +7,7 @@ import {
   openTestDeps,
   waitFor,
 } from "../../test/support/job-deps.js";
+import { pgbouncerEngine } from "../../test/support/pgbouncer.js";
 import { startTestDeps, type TestDeps } from "../../test/support/test-deps.js";
 import type { AppDeps } from "../app-deps.js";
 import { closeDeps } from "../main.js";
@@ -18,7 +19,8 @@ import { createWorker, type Worker } from "./worker.js";
 
 const LEASE_MS = 30_000;
 
-for (const engine of ENGINES) {
+// Also through PgBouncer in transaction mode (test/pgbouncer.test.ts says why these files).
+for (const engine of [...ENGINES, pgbouncerEngine]) {
   describe.skipIf(!engine.available)(`claiming jobs (${engine.name})`, () => {
     let testDeps: TestDeps;
     let deps: AppDeps;
@@ -130,7 +132,7 @@ for (const engine of ENGINES) {
   // SQLite: two better-sqlite3 connections in one process deadlock on the write lock (the busy
   // wait is synchronous and blocks the holder's commit); across processes BEGIN IMMEDIATE
   // serialises claims, which worker-process.test.ts exercises.
-  if (engine.name !== "postgres") continue;
+  if (engine.dialect !== "postgres") continue;
   describe.skipIf(!engine.available)(`two workers racing (${engine.name})`, () => {
     it("runs every one of 200 jobs exactly once and never on both workers at the same time", async () => {
       const database = await engine.create();

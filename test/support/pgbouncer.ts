@@ -36,6 +36,8 @@ export interface PgBouncer {
   url(database: string): string;
   /** What PgBouncer wrote to its log (for a failing test's message). */
   log(): string;
+  /** PgBouncer's own process id (under root, not runuser's), once it has written it. */
+  pid(): number | null;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,8 @@ export interface PgBouncerOptions {
   poolSize?: number;
   /** Client connections in all (max_client_conn). */
   maxClients?: number;
+  /** The PostgreSQL server behind it, as a URL whose user PgBouncer logs in as (PG_BASE). */
+  server?: string;
 }
 
 export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<PgBouncer> {
@@ -51,7 +55,7 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
   // The postgres user writes its log, pid file and socket here.
   fs.chmodSync(dir, 0o777);
   const port = await freePort();
-  const server = new URL(PG_BASE);
+  const server = new URL(options.server ?? PG_BASE);
   const login = [
     `host=${server.hostname}`,
     `port=${server.port || "5432"}`,
@@ -85,7 +89,7 @@ max_client_conn = ${options.maxClients ?? 400}
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const log = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : "");
   const url = (database: string) => {
-    const u = new URL(PG_BASE);
+    const u = new URL(options.server ?? PG_BASE);
     u.port = String(port);
     u.hostname = "127.0.0.1";
     u.pathname = `/${database}`;
@@ -97,12 +101,24 @@ max_client_conn = ${options.maxClients ?? 400}
     await stop(child, dir, exited);
     throw new Error(`PgBouncer did not start: ${(error as Error).message}\n${log()}`);
   }
+  // A test process that ends without close() (a crash, a timeout) takes PgBouncer with it.
+  const orphaned = () => {
+    const pid = pidOf(dir);
+    try {
+      if (pid !== null) process.kill(pid, "SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once("exit", orphaned);
   let closed: Promise<void> | null = null;
   return {
     port,
     url,
     log,
+    pid: () => pidOf(dir),
     close: () => {
+      process.off("exit", orphaned);
       closed ??= stop(child, dir, exited);
       return closed;
     },
@@ -129,10 +145,15 @@ async function answering(url: string, child: ChildProcess): Promise<void> {
 }
 
 /** SIGTERM (PgBouncer's immediate shutdown) to PgBouncer itself, which runuser may not pass on. */
-async function stop(child: ChildProcess, dir: string, exited: Promise<void>): Promise<void> {
+function pidOf(dir: string): number | null {
   const pidFile = path.join(dir, "pgbouncer.pid");
   const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, "utf8").trim()) : NaN;
-  if (Number.isInteger(pid) && pid > 0) {
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+async function stop(child: ChildProcess, dir: string, exited: Promise<void>): Promise<void> {
+  const pid = pidOf(dir);
+  if (pid !== null) {
     try {
       process.kill(pid, "SIGTERM");
     } catch {

@@ -17,6 +17,7 @@ import {
   uniqueOrderId,
   validBody,
 } from "../../../test/support/orders.js";
+import { pgbouncerEngine } from "../../../test/support/pgbouncer.js";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
 import type { Db } from "../../db/connect.js";
 
@@ -52,7 +53,8 @@ async function writingTransactions(
   return Number(row.rows[0]?.n);
 }
 
-for (const engine of ENGINES) {
+// Also through PgBouncer in transaction mode (test/pgbouncer.test.ts says why these files).
+for (const engine of [...ENGINES, pgbouncerEngine]) {
   describe.skipIf(!engine.available)(`bursts of submissions on ${engine.name}`, () => {
     let app: TestApp;
     beforeAll(async () => {
@@ -81,7 +83,7 @@ for (const engine of ENGINES) {
         charges: BURST,
         jobs: BURST,
       });
-      if (engine.name === "postgres") {
+      if (engine.dialect === "postgres") {
         // The burst did not take one transaction per customer: batches formed.
         expect(await writingTransactions(app.deps.db, store.storeId)).toBeLessThan(BURST);
       }
@@ -195,7 +197,7 @@ for (const engine of ENGINES) {
         .where("enrichment_status", "=", "failed")
         .execute();
       expect(failed).toEqual([]);
-      if (engine.name === "postgres") {
+      if (engine.dialect === "postgres") {
         // The returning customers' orders were not written one transaction each (counted over
         // this burst's orders only: how the first burst batched is not this test's question).
         const row = await sql<{ n: string }>`select count(distinct xmin::text) as n from orders

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeShopify, startFakeShopify } from "../../../test/fakes/shopify-admin.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
+import { pgbouncerEngine } from "../../../test/support/pgbouncer.js";
 import { connect, STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { cliActor } from "../audit/audit-actor.js";
@@ -57,7 +58,8 @@ function restOrder(id: number, email: string) {
   };
 }
 
-for (const engine of ENGINES) {
+// Also through PgBouncer in transaction mode (test/pgbouncer.test.ts says why these files).
+for (const engine of [...ENGINES, pgbouncerEngine]) {
   describe.skipIf(!engine.available)(`store webhooks: receiving (${engine.name})`, () => {
     let app: TestApp;
     let shopify: FakeShopify;
