@@ -181,7 +181,7 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
     let pooledSkipped: string | null = null;
     bouncer = await startPgBouncer({ databaseUrl: url, poolSize: PGBOUNCER_POOL_SIZE });
     if (bouncer === null) {
-      pooledSkipped = "PgBouncer is not installed here (BENCH_PGBOUNCER)";
+      pooledSkipped = "PgBouncer is not installed here (PGBOUNCER)";
     } else {
       context.log(
         `  ${bouncer.version}, transaction mode, ${PGBOUNCER_POOL_SIZE} server connections`,

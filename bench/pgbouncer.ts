@@ -1,6 +1,6 @@
 /**
  * PgBouncer in front of a phase's database, in transaction mode, for the pooled runs of the
- * `orders-pg` phase: the way PostgreSQL deployments go past `max_connections`. BENCH_PGBOUNCER
+ * `orders-pg` phase: the way PostgreSQL deployments go past `max_connections`. PGBOUNCER
  * names the binary (default /usr/sbin/pgbouncer, Debian 12's 1.18); null when it is not there.
  *
  * PgBouncer refuses to run as root ("PgBouncer should not run as root", pgbouncer(1)): as root
@@ -17,7 +17,7 @@ import path from "node:path";
 import pg from "pg";
 import { freePort, type StartedChild, startChild, tail } from "./children.js";
 
-const BINARY = process.env.BENCH_PGBOUNCER ?? "/usr/sbin/pgbouncer";
+const BINARY = process.env.PGBOUNCER ?? "/usr/sbin/pgbouncer";
 const RUN_AS = "postgres";
 
 export interface PgBouncer {

@@ -12,7 +12,7 @@
  * BENCH_SQLITE_ROUNDS (2), BENCH_PG_NODE_CORES (the held nodes' CPU budget, 0.25) and
  * BENCH_PG_CAP_PERIOD_MS (its quota period, 100), BENCH_PG_QUIET_RATE (the paced quiet-store run's
  * new customers a second, 100), BENCH_WEBHOOK_RATES (the webhooks phase's deliveries a second,
- * "200,300"), BENCH_PGBOUNCER (the PgBouncer of orders-pg's pooled runs, /usr/sbin/pgbouncer),
+ * "200,300"), PGBOUNCER (the PgBouncer of orders-pg's pooled runs and of orders-pooler, /usr/sbin/pgbouncer),
  * BENCH_NODE_FLAGS (extra node flags for the Velvet server, e.g. --cpu-prof), BENCH_LOG_LEVEL
  * (the Velvet server's LOG_LEVEL, info), BENCH_KEEP=1
  * (keep the temporary databases and server logs).
