@@ -31,8 +31,8 @@ import { type FakeProvidersProcess, startFakeProvidersProcess } from "./fake-pro
 import { type FakeShopifyProcess, startFakeShopifyProcess } from "./fake-shopify-process.js";
 import { runTag } from "./order-bodies.js";
 import { counter } from "./order-sources.js";
-import { createDatabase } from "./orders-postgres.js";
 import { runPaced } from "./paced-load.js";
+import { createDatabase } from "./pg-database.js";
 import type { Phase, PhaseContext, PhaseReport } from "./phase.js";
 import { shopifyDeliveries } from "./shopify-deliveries.js";
 import { createAccount, startVelvet } from "./velvet-process.js";
