@@ -36,8 +36,8 @@ import * as m0025 from "./migrations/0025_rejudge.js";
 import * as m0026 from "./migrations/0026_tiers.js";
 import * as m0027 from "./migrations/0027_exchange_rates.js";
 import * as m0028 from "./migrations/0028_shared_limits.js";
-import { MIGRATION_LOCK_KEY } from "./postgres-dialect.js";
 import * as m0029 from "./migrations/0029_fair_queues.js";
+import { MIGRATION_LOCK_KEY } from "./postgres-dialect.js";
 import type { Database } from "./schema.js";
 
 export const MIGRATIONS: Record<string, Migration> = {
