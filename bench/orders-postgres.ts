@@ -19,6 +19,10 @@
  * what two nodes use (0.5), PostgreSQL (≈ 0.5 for their work) and the load generator (≈ 0.25)
  * fit in the machine's two cores with room to spare: at 0.35 each the sum met the two cores and
  * the ratio measured the machine running out as much as Velvet scaling (docs/performance.md).
+ * The held runs share the connections between the two nodes as the unheld runs do
+ * (BENCH_PG_HELD_LOAD=split, the default: the same total load over two nodes, each then batching
+ * half as much: docs/performance.md); `per-node` drives each of the two like the one node
+ * (`connections` to each), capacity against capacity.
  * Each round of held runs goes direct, then through PgBouncer in transaction mode
  * (bench/pgbouncer.ts: two more nodes with DATABASE_POOLER_MODE=transaction, held alike),
  * alternating, so the pooler's cost and the two-vs-one ratio through it are measured in the
@@ -58,6 +62,8 @@ const PATH = "/api/v1/orders";
 const ROUNDS = Math.max(1, Number(process.env.BENCH_PG_ROUNDS ?? 2));
 const NODE_CORES = Number(process.env.BENCH_PG_NODE_CORES ?? 0.25);
 const CAP_PERIOD_MS = Number(process.env.BENCH_PG_CAP_PERIOD_MS ?? 100);
+/** Held runs: each node driven with all the connections (per-node) or a share of them (split). */
+const HELD_PER_NODE = (process.env.BENCH_PG_HELD_LOAD ?? "split") === "per-node";
 const QUIET_RATE = Math.max(1, Number(process.env.BENCH_PG_QUIET_RATE ?? 100));
 const QUIET_CONNECTIONS = 10;
 /** PgBouncer's server connections for the two pooled nodes: one node's own pool, not two. */
@@ -122,9 +128,10 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
       targets: LoadTarget[],
       source: RequestSource,
       paced = false,
+      perNode = false,
     ) => {
       const { connections, durationSec, warmupSec } = context.settings;
-      const each = Math.max(1, Math.round(connections / targets.length));
+      const each = perNode ? connections : Math.max(1, Math.round(connections / targets.length));
       const load = (seconds: number) =>
         Promise.all(
           targets.map((t) =>
@@ -207,14 +214,21 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
     if (capped !== null) {
       try {
         context.log(
-          `  each node capped at ${NODE_CORES} of a core (quota period ${CAP_PERIOD_MS} ms)`,
+          `  each node capped at ${NODE_CORES} of a core (quota period ${CAP_PERIOD_MS} ms), ${HELD_PER_NODE ? "each driven like the one" : "the connections split between them"}`,
         );
         for (let round = 1; round <= ROUNDS; round++) {
           await measure("velvet-1-capped", round, oneNode, fresh);
-          await measure("velvet-2-capped", round, bothNodes, fresh);
+          await measure("velvet-2-capped", round, bothNodes, fresh, false, HELD_PER_NODE);
           if (pooledNodes.length === 0) continue;
           await measure("velvet-1-pgbouncer", round, targetsOf(pooledNodes.slice(0, 1)), fresh);
-          await measure("velvet-2-pgbouncer", round, targetsOf(pooledNodes), fresh);
+          await measure(
+            "velvet-2-pgbouncer",
+            round,
+            targetsOf(pooledNodes),
+            fresh,
+            false,
+            HELD_PER_NODE,
+          );
         }
       } finally {
         for (const cap of capped) cap.release();

@@ -10,7 +10,8 @@
  * BENCH_PG_URL (the PostgreSQL server of the orders-pg, orders-pooler and webhooks phases, which make and drop their own
  * database; default postgres://postgres@127.0.0.1:5432/postgres), BENCH_PG_ROUNDS (2),
  * BENCH_SQLITE_ROUNDS (2), BENCH_PG_NODE_CORES (the held nodes' CPU budget, 0.25) and
- * BENCH_PG_CAP_PERIOD_MS (its quota period, 100), BENCH_PG_QUIET_RATE (the paced quiet-store run's
+ * BENCH_PG_CAP_PERIOD_MS (its quota period, 100), BENCH_PG_HELD_LOAD (per-node or split: how the held
+ * runs share the connections, split), BENCH_PG_QUIET_RATE (the paced quiet-store run's
  * new customers a second, 100), BENCH_WEBHOOK_RATES (the webhooks phase's deliveries a second,
  * "200,300"), PGBOUNCER (the PgBouncer of orders-pg's pooled runs and of orders-pooler, /usr/sbin/pgbouncer),
  * BENCH_SOAK_SEC and BENCH_SOAK_RATE (the jobs-soak phase's seconds, 240, and jobs a second, 300),

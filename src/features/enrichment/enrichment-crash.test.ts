@@ -31,7 +31,14 @@ for (const engine of ENGINES) {
       fakes = await startFakeProviders();
       // The first PDL answer takes long enough to kill the worker while it waits for it.
       fakes.pdl.setDefaultBehaviour([{ kind: "match", delay: 60_000 }, { kind: "match" }]);
-      const env = { ...fakes.env, JOB_LEASE_MS: LEASE_MS, WORKER_POLL_INTERVAL_MS: "100" };
+      // Gravatar's keyless pace (100 an hour, one slot per 36 s) is shared by every process: the
+      // killed worker's lookup took the slot, so the second would wait for the next one.
+      const env = {
+        ...fakes.env,
+        JOB_LEASE_MS: LEASE_MS,
+        WORKER_POLL_INTERVAL_MS: "100",
+        GRAVATAR_RATE_LIMIT_PER_MIN: "60000",
+      };
       app = await startTestApp(engine, { env }); // the API only: workers are separate processes
       const account = await app.createAccount();
       const email = `crash-${engine.name}-${Date.now()}@acme-corp.com`;
