@@ -12,14 +12,13 @@
  *     PGBOUNCER).
  * Reported, not judged (besides every answer being right): the figures are for the docs.
  */
-import pg from "pg";
 import { type PgBouncer, startPgBouncer } from "../test/support/pgbouncer.js";
 import { measureCpuOfGroups } from "./cpu.js";
 import { runLoad } from "./load.js";
 import { medianRatio } from "./median-ratio.js";
 import { runTag } from "./order-bodies.js";
 import { counter, velvetNewCustomers } from "./order-sources.js";
-import { createDatabase } from "./orders-postgres.js";
+import { backendPids, createDatabase } from "./pg-database.js";
 import type { Phase, PhaseContext, PhaseReport } from "./phase.js";
 import { startVelvet, type VelvetServer } from "./velvet-process.js";
 
@@ -171,19 +170,6 @@ function report(runs: PoolerRun[]): PhaseReport {
     ],
     raw: { runs, viaBouncer, unnamed },
   };
-}
-
-async function backendPids(url: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>(
-      "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
-    );
-    return rows.map((r) => r.pid);
-  } finally {
-    await client.end();
-  }
 }
 
 function pids(pid: number | undefined): number[] {

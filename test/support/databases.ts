@@ -77,33 +77,38 @@ export const sqliteEngine: Engine = {
   },
 };
 
+/** A new, empty database on the test server, and how to drop it (with its connections). */
+export async function createPgDatabase(): Promise<{ name: string; drop(): Promise<void> }> {
+  const name = `velvet_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_BASE });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    name,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_BASE });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
 export const postgresEngine: Engine = {
   name: "postgres",
   dialect: "postgres",
   available: pgAvailable,
   async create() {
-    const name = `velvet_test_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: PG_BASE });
-    await admin.connect();
-    try {
-      await admin.query(`create database ${name}`);
-    } finally {
-      await admin.end();
-    }
+    const { name, drop } = await createPgDatabase();
     const url = withDatabase(PG_BASE, name);
-    return {
-      target: { kind: "postgres", url, poolMax: 10 },
-      url,
-      drop: async () => {
-        const c = new pg.Client({ connectionString: PG_BASE });
-        await c.connect();
-        try {
-          await c.query(`drop database if exists ${name} with (force)`);
-        } finally {
-          await c.end();
-        }
-      },
-    };
+    return { target: { kind: "postgres", url, poolMax: 10 }, url, drop };
   },
 };
 

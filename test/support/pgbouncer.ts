@@ -11,13 +11,18 @@
  * CI=true, where that is a failure (as PostgreSQL is in databases.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { type Engine, PG_BASE, postgresEngine, type TestDatabase } from "./databases.js";
+import {
+  createPgDatabase,
+  type Engine,
+  PG_BASE,
+  postgresEngine,
+  type TestDatabase,
+} from "./databases.js";
 
 const BINARY = process.env.PGBOUNCER ?? "/usr/sbin/pgbouncer";
 
@@ -192,14 +197,8 @@ export const pgbouncerEngine: Engine = {
   dialect: "postgres",
   available: pgbouncerAvailable,
   async create(): Promise<TestDatabase> {
-    const name = `velvet_test_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: PG_BASE });
-    await admin.connect();
-    try {
-      await admin.query(`create database ${name}`);
-    } finally {
-      await admin.end();
-    }
+    const database = await createPgDatabase();
+    const { name } = database;
     shared ??= startPgBouncer();
     open++;
     const bouncer = await shared;
@@ -209,13 +208,7 @@ export const pgbouncerEngine: Engine = {
       url,
       env: { ...POOLER_ENV },
       drop: async () => {
-        const c = new pg.Client({ connectionString: PG_BASE });
-        await c.connect();
-        try {
-          await c.query(`drop database if exists ${name} with (force)`);
-        } finally {
-          await c.end();
-        }
+        await database.drop();
         if (--open === 0) {
           const closing = shared;
           shared = null;
