@@ -22,9 +22,13 @@
  */
 import { type RawBuilder, sql } from "kysely";
 
-/** The tag for a job of `priority` queued under `queueKey` (SQL values or column refs). */
-export function fairTagSql(queueKey: RawBuilder<unknown>, priority: RawBuilder<unknown>) {
-  return sql<number>`(coalesce((select max(t) from (
+/** The tag's SQL, through a template tag: Kysely's `sql` (bound values) or `String.raw` (text). */
+function tagSql<V, R>(
+  tag: (strings: TemplateStringsArray, ...values: V[]) => R,
+  queueKey: V,
+  priority: V,
+): R {
+  return tag`(coalesce((select max(t) from (
     select (select fair_tag from jobs where priority = ${priority} and fair_tag is not null
       order by priority, fair_tag limit 1) as t
     union all
@@ -33,13 +37,12 @@ export function fairTagSql(queueKey: RawBuilder<unknown>, priority: RawBuilder<u
   ) as tags), 0) + 1)`;
 }
 
+/** The tag for a job of `priority` queued under `queueKey` (SQL values or column refs). */
+export function fairTagSql(queueKey: RawBuilder<unknown>, priority: RawBuilder<unknown>) {
+  return tagSql<RawBuilder<unknown>, RawBuilder<number>>(sql, queueKey, priority);
+}
+
 /** The same as SQL text, for statements written by hand (orders/submission-statement.ts). */
 export function fairTagText(queueKey: string, priority: string): string {
-  return `(coalesce((select max(t) from (
-    select (select fair_tag from jobs where priority = ${priority} and fair_tag is not null
-      order by priority, fair_tag limit 1) as t
-    union all
-    select (select fair_tag from jobs where queue_key = ${queueKey} and priority = ${priority}
-      and fair_tag is not null order by queue_key desc, priority desc, fair_tag desc limit 1)
-  ) as tags), 0) + 1)`;
+  return tagSql(String.raw, queueKey, priority);
 }
