@@ -6,16 +6,16 @@
  * answer falls back to counting alone and says so once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { type Db, openDatabase } from "../../db/connect.js";
-import { migrateToLatest } from "../../db/migrate.js";
+import { ENGINES } from "../../../test/support/databases.js";
+import { openTwoHandles, type TwoHandles } from "../../../test/support/two-handles.js";
+import type { Db } from "../../db/connect.js";
 import { takeWindowLease, type WindowAsk } from "../shared-limits/shared-limits-table.js";
 import type { RateDecision } from "./key-rate-limiter.js";
 import { createSharedKeyRateLimiter } from "./shared-key-rate-limiter.js";
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`shared per-key limiter (${engine.name})`, () => {
-    let database: TestDatabase;
+    let handles: TwoHandles;
     let a: Db;
     let b: Db;
     let now = Date.UTC(2026, 10, 27, 12, 0, 0);
@@ -30,15 +30,11 @@ for (const engine of ENGINES) {
       });
 
     beforeAll(async () => {
-      database = await engine.create();
-      a = openDatabase(database.target);
-      await migrateToLatest(a.kysely);
-      b = openDatabase(database.target);
+      handles = await openTwoHandles(engine);
+      ({ a, b } = handles);
     });
     afterAll(async () => {
-      await a?.close();
-      await b?.close();
-      await database?.drop();
+      await handles?.close();
     });
 
     it("answers the limit across two processes, no more and no less, with few statements", async () => {

@@ -6,9 +6,9 @@
  * the last has ended; the sweep deletes only rows that stopped mattering.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { type Db, openDatabase } from "../../db/connect.js";
-import { migrateToLatest } from "../../db/migrate.js";
+import { ENGINES } from "../../../test/support/databases.js";
+import { openTwoHandles, type TwoHandles } from "../../../test/support/two-handles.js";
+import type { Db } from "../../db/connect.js";
 import {
   deferSlots,
   sweepSharedLimits,
@@ -20,20 +20,16 @@ const T = Date.UTC(2026, 10, 27, 12, 0, 0);
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`shared limits table (${engine.name})`, () => {
-    let database: TestDatabase;
+    let handles: TwoHandles;
     let a: Db;
     let b: Db;
 
     beforeAll(async () => {
-      database = await engine.create();
-      a = openDatabase(database.target);
-      await migrateToLatest(a.kysely);
-      b = openDatabase(database.target);
+      handles = await openTwoHandles(engine);
+      ({ a, b } = handles);
     });
     afterAll(async () => {
-      await a?.close();
-      await b?.close();
-      await database?.drop();
+      await handles?.close();
     });
 
     it("hands each slot out once, spaced by the interval, whichever process asks", async () => {
