@@ -9,6 +9,7 @@ import fs from "node:fs";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Db } from "../../db/connect.js";
 import type { Clock } from "../../lib/clock.js";
+import { EventLoopDelayHistogram } from "./event-loop-delay.js";
 import type { CircuitState, Metrics } from "./metrics.js";
 import { type JobStats, readJobStats } from "./read-job-stats.js";
 import { readStoreConnections } from "./read-store-connections.js";
@@ -29,6 +30,7 @@ export interface PromMetricsDeps {
 export function createPromMetrics(deps: PromMetricsDeps): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new EventLoopDelayHistogram(registry);
 
   const httpDuration = new RequestHistogram(
     "velvet_http_request_duration_seconds",

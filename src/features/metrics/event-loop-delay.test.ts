@@ -1,0 +1,45 @@
+import { Registry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import { EventLoopDelayHistogram } from "./event-loop-delay.js";
+
+function bucket(text: string, le: string): number {
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith(`velvet_event_loop_delay_seconds_bucket{le="${le}"}`));
+  return Number(line?.split(" ")[1]);
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("velvet_event_loop_delay_seconds", () => {
+  it("counts a turn that held the thread in the bucket of its length, cumulatively across scrapes", async () => {
+    const registry = new Registry();
+    new EventLoopDelayHistogram(registry);
+    await wait(100);
+    const before = await registry.metrics();
+    const samplesBefore = bucket(before, "+Inf");
+    expect(samplesBefore).toBeGreaterThan(0);
+
+    // Hold the thread for 80 ms, as a long synchronous task would.
+    const until = performance.now() + 80;
+    while (performance.now() < until) {
+      /* busy */
+    }
+    await wait(50);
+    const after = await registry.metrics();
+    const samples = bucket(after, "+Inf");
+    // Cumulative: what the first scrape counted is still there.
+    expect(samples).toBeGreaterThan(samplesBefore);
+    // The held turn: one sample late by about 70–80 ms (beyond the 10 ms interval), so above 50 ms.
+    expect(samples - bucket(after, "0.05")).toBeGreaterThanOrEqual(1);
+    expect(bucket(after, "0.05") - bucket(before, "0.05")).toBeLessThan(samples - samplesBefore);
+    const sum = Number(
+      after
+        .split("\n")
+        .find((l) => l.startsWith("velvet_event_loop_delay_seconds_sum"))
+        ?.split(" ")[1],
+    );
+    expect(sum).toBeGreaterThanOrEqual(0.05);
+    expect(after).toContain("# TYPE velvet_event_loop_delay_seconds histogram");
+  });
+});
