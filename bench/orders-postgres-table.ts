@@ -7,7 +7,10 @@ const LABELS: Record<PgRun["name"], string> = {
   "velvet-returning": "Velvet, one node: returning customer + new order",
   "velvet-2": "Velvet, two nodes: new customer + order",
   "velvet-1-capped": "Velvet, one node held to its CPU budget: new customer + order",
-  "velvet-2-capped": "Velvet, two nodes held to a CPU budget each: new customer + order",
+  "velvet-2-capped":
+    "Velvet, two nodes held to a CPU budget each, each driven like the one: new customer + order",
+  "velvet-2-capped-split":
+    "Velvet, two nodes held to a CPU budget each, sharing the one node's connections: new customer + order",
   "velvet-1-pgbouncer": "Velvet, one held node through PgBouncer (transaction mode)",
   "velvet-2-pgbouncer": "Velvet, two held nodes through PgBouncer (transaction mode)",
   "velvet-quiet": "Velvet, one node at a quiet store's pace (paced): new customer + order",
@@ -20,7 +23,7 @@ const cores = (n: number | null | undefined) =>
 /** The server processes of each run, by their CPU group (orders-postgres.ts). */
 function serversOf(name: PgRun["name"]): string[] {
   if (name === "floor") return ["floor"];
-  if (name === "velvet-2" || name === "velvet-2-capped") return ["node-1", "node-2"];
+  if (name === "velvet-2" || name.startsWith("velvet-2-capped")) return ["node-1", "node-2"];
   if (name === "velvet-1-pgbouncer") return ["pooled-1"];
   if (name === "velvet-2-pgbouncer") return ["pooled-1", "pooled-2"];
   return ["node-1"];
@@ -31,6 +34,8 @@ export interface PgRatios {
   returningRatio: number;
   twoVsOne: number;
   cappedTwoVsOne: number | null;
+  /** The direct held two-node run driven the other way (reported). */
+  otherLoadTwoVsOne: number | null;
   pooledTwoVsOne: number | null;
   pooledVsDirect: number | null;
 }
@@ -48,7 +53,9 @@ function quietLine(quiet: PgRun | undefined): string {
  * then measures the machine running out.
  */
 function heldLine(runs: PgRun[], nodeCores: number): string {
-  const held = runs.filter((r) => r.name === "velvet-2-capped" || r.name === "velvet-2-pgbouncer");
+  const held = runs.filter(
+    (r) => r.name.startsWith("velvet-2-capped") || r.name === "velvet-2-pgbouncer",
+  );
   if (held.length === 0) return "";
   const range = (values: number[]) => {
     const [lo, hi] = [Math.min(...values), Math.max(...values)];
@@ -68,9 +75,18 @@ function pooledLine(twoVsOne: number | null, vsDirect: number | null): string {
 
 export function pgOrdersTable(
   runs: PgRun[],
-  { ratio, returningRatio, twoVsOne, cappedTwoVsOne, pooledTwoVsOne, pooledVsDirect }: PgRatios,
+  r: PgRatios,
   nodeCores: number,
+  heldLoad: "per-node" | "split",
 ): string {
+  const { ratio, returningRatio, twoVsOne, cappedTwoVsOne, pooledTwoVsOne, pooledVsDirect } = r;
+  const driven = (load: "per-node" | "split") =>
+    load === "per-node" ? "each driven like the one" : "sharing the one node's connections";
+  const otherLoad = heldLoad === "per-node" ? "split" : "per-node";
+  const otherLine =
+    r.otherLoadTwoVsOne === null
+      ? ""
+      : ` (${driven(otherLoad)}, reported: **${r.otherLoadTwoVsOne.toFixed(2)} ×**)`;
   // Each figure against the floor of its own round: the machine's drift falls on both.
   const floorOf = (r: PgRun) =>
     runs.find((f) => f.name === "floor" && f.round === r.round) ??
@@ -101,7 +117,7 @@ export function pgOrdersTable(
     `One node answers **${ratio.toFixed(2)}** of the floor with new customers and **${returningRatio.toFixed(2)}** with returning ones (medians of rounds; targets >= 0.75); two nodes sharing the machine's cores answer **${twoVsOne.toFixed(2)} ×** one node; ${
       cappedTwoVsOne === null
         ? "the runs with a CPU budget per node were not measured here."
-        : `held to ${nodeCores} of a core each, two nodes answer **${cappedTwoVsOne.toFixed(2)} ×** one node (target >= 1.6)${pooledLine(pooledTwoVsOne, pooledVsDirect)}.`
+        : `held to ${nodeCores} of a core each and ${driven(heldLoad)}, two nodes answer **${cappedTwoVsOne.toFixed(2)} ×** one node (target >= 1.6)${otherLine}${pooledLine(pooledTwoVsOne, pooledVsDirect)}.`
     }${heldLine(runs, nodeCores)}${quietLine(runs.find((r) => r.name === "velvet-quiet"))}`,
   ].join("\n");
 }

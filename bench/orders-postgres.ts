@@ -19,10 +19,12 @@
  * what two nodes use (0.5), PostgreSQL (≈ 0.5 for their work) and the load generator (≈ 0.25)
  * fit in the machine's two cores with room to spare: at 0.35 each the sum met the two cores and
  * the ratio measured the machine running out as much as Velvet scaling (docs/performance.md).
- * The held runs share the connections between the two nodes as the unheld runs do
- * (BENCH_PG_HELD_LOAD=split, the default: the same total load over two nodes, each then batching
- * half as much: docs/performance.md); `per-node` drives each of the two like the one node
- * (`connections` to each), capacity against capacity.
+ * The two-node held runs drive each of the two nodes like the one node (`connections` to each):
+ * what two saturated nodes answer against one saturated node, capacity against capacity, which is
+ * what adding a node is for. Each round also measures, direct, two held nodes sharing the one
+ * node's connections (split: the same closed-loop load over two nodes, each then batching half as
+ * much), reported beside it; BENCH_PG_HELD_LOAD=split judges that one instead of the per-node
+ * direct run (docs/performance.md, Two nodes).
  * Each round of held runs goes direct, then through PgBouncer in transaction mode
  * (bench/pgbouncer.ts: two more nodes with DATABASE_POOLER_MODE=transaction, held alike),
  * alternating, so the pooler's cost and the two-vs-one ratio through it are measured in the
@@ -62,8 +64,11 @@ const PATH = "/api/v1/orders";
 const ROUNDS = Math.max(1, Number(process.env.BENCH_PG_ROUNDS ?? 2));
 const NODE_CORES = Number(process.env.BENCH_PG_NODE_CORES ?? 0.25);
 const CAP_PERIOD_MS = Number(process.env.BENCH_PG_CAP_PERIOD_MS ?? 100);
-/** Held runs: each node driven with all the connections (per-node) or a share of them (split). */
-const HELD_PER_NODE = (process.env.BENCH_PG_HELD_LOAD ?? "split") === "per-node";
+/**
+ * Which direct two-node held run is judged: each node driven with all the connections, as the one
+ * node is (per-node, capacity against capacity), or a share of them (split). Both are measured.
+ */
+const HELD_LOAD = process.env.BENCH_PG_HELD_LOAD === "split" ? "split" : "per-node";
 const QUIET_RATE = Math.max(1, Number(process.env.BENCH_PG_QUIET_RATE ?? 100));
 const QUIET_CONNECTIONS = 10;
 /** PgBouncer's server connections for the two pooled nodes: one node's own pool, not two. */
@@ -74,7 +79,7 @@ const POOLED_ENV = { DATABASE_POOLER_MODE: "transaction" };
 export const ordersPostgresPhase: Phase = {
   name: "orders-pg",
   title: "Order intake on PostgreSQL: POST /api/v1/orders",
-  budgetSec: (s) => (8 * ROUNDS + 2) * (s.warmupSec + s.durationSec) + 240,
+  budgetSec: (s) => (9 * ROUNDS + 2) * (s.warmupSec + s.durationSec) + 240,
   run: runPgPhase,
 };
 
@@ -214,21 +219,15 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
     if (capped !== null) {
       try {
         context.log(
-          `  each node capped at ${NODE_CORES} of a core (quota period ${CAP_PERIOD_MS} ms), ${HELD_PER_NODE ? "each driven like the one" : "the connections split between them"}`,
+          `  each node capped at ${NODE_CORES} of a core (quota period ${CAP_PERIOD_MS} ms), each driven like the one (and, direct, with the connections split between them)`,
         );
         for (let round = 1; round <= ROUNDS; round++) {
           await measure("velvet-1-capped", round, oneNode, fresh);
-          await measure("velvet-2-capped", round, bothNodes, fresh, false, HELD_PER_NODE);
+          await measure("velvet-2-capped", round, bothNodes, fresh, false, true);
+          await measure("velvet-2-capped-split", round, bothNodes, fresh);
           if (pooledNodes.length === 0) continue;
           await measure("velvet-1-pgbouncer", round, targetsOf(pooledNodes.slice(0, 1)), fresh);
-          await measure(
-            "velvet-2-pgbouncer",
-            round,
-            targetsOf(pooledNodes),
-            fresh,
-            false,
-            HELD_PER_NODE,
-          );
+          await measure("velvet-2-pgbouncer", round, targetsOf(pooledNodes), fresh, false, true);
         }
       } finally {
         for (const cap of capped) cap.release();
@@ -245,6 +244,7 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
       runs,
       rounds: ROUNDS,
       nodeCores: NODE_CORES,
+      heldLoad: HELD_LOAD,
       cappedSkipped,
       pooledSkipped,
       answered: fresh.answers.size,
