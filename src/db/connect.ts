@@ -60,8 +60,9 @@ export interface SqliteDirect {
 }
 
 /**
- * Connections of `indexed` on PostgreSQL: the order intake's batch statement, and the members of a
- * failed batch written again alone, a few at once.
+ * Connections of `indexed` on PostgreSQL: the order intake's own, apart from the shared pool the
+ * worker's jobs queue for: the batch statement, the members of a failed batch written again
+ * alone (a few at once), the API-key lookups and store webhook deliveries.
  */
 export const INDEXED_POOL_MAX = 3;
 /** Uses of an `indexed` connection between two re-plannings once past the doubling ones. */

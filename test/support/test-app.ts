@@ -55,7 +55,10 @@ export async function startTestApp(engine: Engine, options: StartOptions = {}): 
   const database = options.database ?? (await engine.create());
   const ownsDatabase = options.database === undefined;
   const loaded = loadConfig({ LOG_LEVEL: "silent", ...options.env });
-  const config: Config = { ...loaded, database: withSettingsOf(loaded.database, database.target) };
+  const config: Config = {
+    ...loaded,
+    database: withSettingsOf(loaded.database, database.target, poolMaxOf(options.env)),
+  };
   const deps = await buildDeps({
     config,
     log: options.log ?? pino({ level: "silent" }),
@@ -111,11 +114,19 @@ export async function startTestApp(engine: Engine, options: StartOptions = {}): 
 }
 
 /** The test's database, with the engine settings the environment gave (SQLITE_BUSY_TIMEOUT_MS). */
+function poolMaxOf(env: Record<string, string> | undefined): number | undefined {
+  const raw = env?.DATABASE_POOL_MAX;
+  return raw === undefined ? undefined : Number(raw);
+}
+
 function withSettingsOf(
   loaded: Config["database"],
   target: Config["database"],
+  poolMax: number | undefined,
 ): Config["database"] {
   if (loaded.kind === "sqlite" && target.kind === "sqlite" && loaded.busyTimeoutMs !== undefined)
     return { ...target, busyTimeoutMs: loaded.busyTimeoutMs };
+  // DATABASE_POOL_MAX in a test's env sizes the shared pool of its PostgreSQL database.
+  if (target.kind === "postgres" && poolMax !== undefined) return { ...target, poolMax };
   return target;
 }

@@ -43,7 +43,9 @@ export async function recordKeyUse(
 ): Promise<void> {
   const now = deps.clock.now();
   if (key.lastUsedAt !== null && key.lastUsedAt >= now - LAST_USED_RESOLUTION_MS) return;
-  await deps.db.kysely
+  // The intake's own connections (find-live-keys.ts says why), so that once a minute a request
+  // does not wait behind the worker's queries for the shared pool.
+  await deps.db.indexed
     .updateTable("api_keys")
     .set({ last_used_at: now })
     .where("id", "=", key.keyId)

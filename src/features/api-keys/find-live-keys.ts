@@ -63,7 +63,10 @@ const lookups = batcherPerOwner((db: Db) => ({
   maxBatch: MAX_BATCH,
   maxInFlight: LOOKUPS_IN_FLIGHT,
   run: async (hashes: readonly string[]) => {
-    const rows = await findLiveKeys.execute(db.kysely, { key_hashes: [...new Set(hashes)] });
+    // On the order intake's own connections (`indexed`), not the shared pool: with the worker
+    // in the process, hundreds of enrichment jobs queue for the shared pool's connections, and a
+    // request's key lookup waiting behind them held orders for seconds (bench: stalls).
+    const rows = await findLiveKeys.execute(db.indexed, { key_hashes: [...new Set(hashes)] });
     const byHash = new Map(rows.map((row) => [row.key_hash, row]));
     return hashes.map((hash) => ({ status: "fulfilled" as const, value: byHash.get(hash) }));
   },
