@@ -160,12 +160,20 @@ async function measureRun(context: PhaseContext, spec: RunSpec): Promise<Enrichm
     const run = { ...described, load, cpu, drainSec: null };
     if (spec.worker === "off") {
       await new Promise((r) => setTimeout(r, 500));
-      return { ...run, counts: countRows(velvet.databaseFile) };
+      return { ...run, counts: await countRows(velvet.databaseFile) };
     }
     const settled = await waitUntilSettled(velvet.databaseFile, DRAIN_TIMEOUT_MS);
     const drainSec = settled.settledAt === null ? null : (settled.settledAt - streamEnd) / 1000;
-    const completions = completionsBetween(velvet.databaseFile, load.windowStart, load.windowEnd);
-    const toResult = submissionToResult(velvet.databaseFile, load.windowStart, load.windowEnd);
+    const completions = await completionsBetween(
+      velvet.databaseFile,
+      load.windowStart,
+      load.windowEnd,
+    );
+    const toResult = await submissionToResult(
+      velvet.databaseFile,
+      load.windowStart,
+      load.windowEnd,
+    );
     context.log(
       `  ${spec.name}: ${completions.perSec.toFixed(1)} enrichments/s in the window; submit→stored p50 ${toResult.p50Ms} ms; all settled ${drainSec ?? "never"} s after the stream`,
     );

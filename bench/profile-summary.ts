@@ -9,6 +9,13 @@
  *
  * `--window a,b` keeps only the samples between a and b seconds after the profile began (a
  * server's profile spans every run of a phase: pick the one to read).
+ *
+ * `--stalls MS` keeps only the samples inside stalls: stretches in which the thread never went
+ * idle for at least MS milliseconds (every request arriving meanwhile waited for the whole
+ * stretch), lists how many there were and how long, and adds, for those samples, the outermost
+ * Velvet function on the stack (what the stretch was doing, e.g. a job's handler or the order
+ * intake) beside the self-time tables. Profile with a short interval for this
+ * (`--cpu-prof-interval 250`).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -47,7 +54,43 @@ function packageOf(url: string): string | null {
   return "other script";
 }
 
-export function summarise(profile: Profile, window: [number, number] | null, top: number) {
+/**
+ * Which samples lie in a stretch of at least `minMs` without an idle sample, and the stretches'
+ * lengths (ms). Sample i covers the time up to its timestamp from the previous one.
+ */
+function stallSamples(profile: Profile, isIdle: (i: number) => boolean, minMs: number) {
+  const inStall = new Array<boolean>(profile.samples.length).fill(false);
+  const lengths: number[] = [];
+  let start = -1;
+  let startedAt = 0;
+  let t = profile.startTime;
+  const close = (end: number, endAt: number) => {
+    const ms = (endAt - startedAt) / 1000;
+    if (start >= 0 && ms >= minMs) {
+      lengths.push(ms);
+      for (let j = start; j < end; j++) inStall[j] = true;
+    }
+    start = -1;
+  };
+  for (let i = 0; i < profile.samples.length; i++) {
+    const previous = t;
+    t += profile.timeDeltas[i] ?? 0;
+    if (isIdle(i)) close(i, previous);
+    else if (start < 0) {
+      start = i;
+      startedAt = previous;
+    }
+  }
+  close(profile.samples.length, t);
+  return { inStall, lengths };
+}
+
+export function summarise(
+  profile: Profile,
+  window: [number, number] | null,
+  top: number,
+  stallMs: number | null = null,
+) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -73,6 +116,26 @@ export function summarise(profile: Profile, window: [number, number] | null, top
     return result;
   };
 
+  const isIdle = (i: number) =>
+    IDLE.has((byId.get(profile.samples[i] as number) as ProfileNode).callFrame.functionName);
+  const stalls = stallMs === null ? null : stallSamples(profile, isIdle, stallMs);
+  // The outermost Velvet function on a sample's stack: what the thread was doing, as a whole.
+  const entry = new Map<number, string>();
+  const entryOf = (id: number): string => {
+    const known = entry.get(id);
+    if (known !== undefined) return known;
+    const up = parent.get(id);
+    const above = up === undefined ? "" : entryOf(up);
+    const f = (byId.get(id) as ProfileNode).callFrame;
+    const mine =
+      packageOf(f.url) === "velvet"
+        ? `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/(dist|src)\//, "")}:${f.lineNumber + 1}`
+        : "";
+    const result = above !== "" ? above : mine;
+    entry.set(id, result);
+    return result;
+  };
+  const entries = new Map<string, number>();
   const packages = new Map<string, number>();
   const functions = new Map<string, number>();
   let busy = 0;
@@ -89,6 +152,7 @@ export function summarise(profile: Profile, window: [number, number] | null, top
     if (!IDLE.has((byId.get(profile.samples[i] as number) as ProfileNode).callFrame.functionName))
       second.busy++;
     if (window !== null && (at < window[0] || at > window[1])) continue;
+    if (stalls !== null && !stalls.inStall[i]) continue;
     const node = byId.get(profile.samples[i] as number) as ProfileNode;
     if (IDLE.has(node.callFrame.functionName)) {
       idle++;
@@ -104,6 +168,8 @@ export function summarise(profile: Profile, window: [number, number] | null, top
     const where = f.url === "" ? "(native)" : f.url.replace(/^.*\/(node_modules|dist|src)\//, "");
     const key = `${f.functionName || "(anonymous)"} ${where}:${f.lineNumber + 1}`;
     functions.set(key, (functions.get(key) ?? 0) + 1);
+    const what = entryOf(node.id) || `(no Velvet frame: ${pkg})`;
+    entries.set(what, (entries.get(what) ?? 0) + 1);
   }
   const pct = (n: number) => `${((100 * n) / Math.max(busy, 1)).toFixed(1)} %`;
   const timeline = [...perSecond]
@@ -114,6 +180,24 @@ export function summarise(profile: Profile, window: [number, number] | null, top
     `busy samples ${busy}, idle ${idle}${window === null ? "" : ` (window ${window.join("–")} s)`}`,
     "",
   ];
+  if (stalls !== null) {
+    const l = [...stalls.lengths].sort((a, b) => b - a);
+    const total = l.reduce((a, b) => a + b, 0);
+    lines.push(
+      `stalls of ≥ ${stallMs} ms without an idle sample: ${l.length}, ${total.toFixed(0)} ms in all; longest ${l
+        .slice(0, 10)
+        .map((x) => x.toFixed(1))
+        .join(", ")} ms`,
+      "",
+      "| Outermost Velvet function (inside stalls) | Share |",
+      "|---|---:|",
+      ...[...entries]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([name, n]) => `| ${name} | ${pct(n)} |`),
+      "",
+    );
+  }
   lines.push("| Package | Share of busy samples |", "|---|---:|");
   for (const [name, n] of [...packages].sort((a, b) => b[1] - a[1])) {
     lines.push(`| ${name} | ${pct(n)} |`);
@@ -129,10 +213,12 @@ function main() {
   const args = process.argv.slice(2);
   let top = 30;
   let window: [number, number] | null = null;
+  let stallMs: number | null = null;
   const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === "--top") top = Number(args[++i]);
+    else if (a === "--stalls") stallMs = Number(args[++i]);
     else if (a === "--window") {
       const [from, to] = (args[++i] ?? "").split(",").map(Number);
       window = [from ?? 0, to ?? Number.POSITIVE_INFINITY];
@@ -146,13 +232,15 @@ function main() {
       : [p],
   );
   if (files.length === 0) {
-    console.error("usage: profile-summary.ts <file.cpuprofile | dir> [--top N] [--window a,b]");
+    console.error(
+      "usage: profile-summary.ts <file.cpuprofile | dir> [--top N] [--window a,b] [--stalls MS]",
+    );
     process.exit(2);
   }
   for (const file of files) {
     const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
     console.log(`## ${file}\n`);
-    console.log(summarise(profile, window, top));
+    console.log(summarise(profile, window, top, stallMs));
     console.log("");
   }
 }

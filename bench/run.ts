@@ -14,7 +14,8 @@
  * runs share the connections, split), BENCH_PG_QUIET_RATE (the paced quiet-store run's
  * new customers a second, 100), BENCH_WEBHOOK_RATES (the webhooks phase's deliveries a second,
  * "200,300"), PGBOUNCER (the PgBouncer of orders-pg's pooled runs and of orders-pooler, /usr/sbin/pgbouncer),
- * BENCH_SOAK_SEC and BENCH_SOAK_RATE (the jobs-soak phase's seconds, 240, and jobs a second, 300),
+ * BENCH_STALLS_RUNS, BENCH_STALLS_RATES, BENCH_STALLS_ENGINES and BENCH_STALLS_DURATION (the stalls
+ * phase: bench/stalls.ts), BENCH_SOAK_SEC and BENCH_SOAK_RATE (the jobs-soak phase's seconds, 240, and jobs a second, 300),
  * BENCH_NODE_FLAGS (extra node flags for the Velvet server, e.g. --cpu-prof), BENCH_LOG_LEVEL
  * (the Velvet server's LOG_LEVEL, info), BENCH_KEEP=1
  * (keep the temporary databases and server logs).
@@ -32,6 +33,7 @@ import { ordersPhase } from "./orders.js";
 import { ordersPoolerPhase } from "./orders-pooler.js";
 import { ordersPostgresPhase } from "./orders-postgres.js";
 import type { BenchSettings, Phase, Target } from "./phase.js";
+import { stallsPhase } from "./stalls.js";
 import { webhooksPhase } from "./webhooks.js";
 
 const PHASES: Phase[] = [
@@ -41,6 +43,7 @@ const PHASES: Phase[] = [
   metricsPhase,
   dashboardPhase,
   enrichmentPhase,
+  stallsPhase,
   importPhase,
   webhooksPhase,
   jobsSoakPhase,
