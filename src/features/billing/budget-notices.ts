@@ -7,6 +7,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import { z } from "zod";
+import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database } from "../../db/schema.js";
 import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import { taskType } from "../../jobs/task.js";
@@ -22,6 +23,18 @@ export const NOTIFY_BUDGET = taskType("notify-budget", BudgetNoticePayload);
 type Level = 80 | 100;
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** Prepared once: it runs after every enrichment that spent (provider-spend.ts). */
+const readBudgetMonth = preparedQuery(
+  ["account_id", "month"],
+  (db, v: { account_id: string; month: string }) =>
+    db
+      .selectFrom("budget_months")
+      .innerJoin("accounts", "accounts.id", "budget_months.account_id")
+      .select(["accounts.monthly_budget_usd", "spent_micros", "notified_80", "notified_100"])
+      .where("budget_months.account_id", "=", v.account_id)
+      .where("budget_months.month", "=", v.month),
+);
+
 /** After spending: the 80 % notice (and the 100 % one at the budget), each once a month. */
 export async function noticeBudgetUse(
   trx: Db,
@@ -29,13 +42,7 @@ export async function noticeBudgetUse(
   month: string,
   now: number,
 ): Promise<void> {
-  const row = await trx
-    .selectFrom("budget_months")
-    .innerJoin("accounts", "accounts.id", "budget_months.account_id")
-    .select(["accounts.monthly_budget_usd", "spent_micros", "notified_80", "notified_100"])
-    .where("budget_months.account_id", "=", accountId)
-    .where("budget_months.month", "=", month)
-    .executeTakeFirst();
+  const row = await readBudgetMonth.executeTakeFirst(trx, { account_id: accountId, month });
   if (row === undefined || row.monthly_budget_usd === null) return;
   const budget = toMicros(row.monthly_budget_usd);
   const spent = BigInt(row.spent_micros);

@@ -6,6 +6,7 @@
  * customer and nothing about a person, so erasure leaves it as it is, like `usage_charges`.
  */
 import type { Kysely, Transaction } from "kysely";
+import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database } from "../../db/schema.js";
 import { fromMicros, toMicros } from "../../lib/decimal.js";
 import { noticeBudgetUse } from "./budget-notices.js";
@@ -31,6 +32,47 @@ export interface ProviderSpendSummary {
   providerCostUsd: string;
 }
 
+// Prepared once (db/prepared-query.ts): every enrichment runs these in the transaction that
+// stores its answers, and building them through Kysely each time cost more than running them.
+const addProviderSpend = preparedQuery(
+  ["account_id", "month", "provider", "lookups", "amount_micros", "updated_at"],
+  (
+    db,
+    v: {
+      account_id: string;
+      month: string;
+      provider: string;
+      lookups: number;
+      amount_micros: number;
+      updated_at: number;
+    },
+  ) =>
+    db
+      .insertInto("provider_spend")
+      .values(v)
+      .onConflict((oc) =>
+        oc.columns(["account_id", "month", "provider"]).doUpdateSet((eb) => ({
+          lookups: eb("provider_spend.lookups", "+", eb.ref("excluded.lookups")),
+          amount_micros: eb("provider_spend.amount_micros", "+", eb.ref("excluded.amount_micros")),
+          updated_at: eb.ref("excluded.updated_at"),
+        })),
+      ),
+);
+
+const addBudgetSpend = preparedQuery(
+  ["account_id", "month", "spent", "released"],
+  (db, v: { account_id: string; month: string; spent: number; released: number }) =>
+    db
+      .insertInto("budget_months")
+      .values({ account_id: v.account_id, month: v.month, spent_micros: v.spent })
+      .onConflict((oc) =>
+        oc.columns(["account_id", "month"]).doUpdateSet((eb) => ({
+          spent_micros: eb("budget_months.spent_micros", "+", v.spent),
+          reserved_micros: eb("budget_months.reserved_micros", "-", v.released),
+        })),
+      ),
+);
+
 /**
  * Adds billed lookups to the account's ledger and to the month's budget, and releases the
  * attempt's reservation if it made one; call it in the transaction that stores the answers. The
@@ -49,37 +91,18 @@ export async function recordProviderSpend(
     if (b.lookups <= 0) continue;
     const amount = Number(toMicros(b.unitPriceUsd) * BigInt(b.lookups));
     total += amount;
-    await db
-      .insertInto("provider_spend")
-      .values({
-        account_id: accountId,
-        month,
-        provider: b.provider,
-        lookups: b.lookups,
-        amount_micros: amount,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.columns(["account_id", "month", "provider"]).doUpdateSet((eb) => ({
-          lookups: eb("provider_spend.lookups", "+", eb.ref("excluded.lookups")),
-          amount_micros: eb("provider_spend.amount_micros", "+", eb.ref("excluded.amount_micros")),
-          updated_at: eb.ref("excluded.updated_at"),
-        })),
-      )
-      .execute();
+    await addProviderSpend.execute(db, {
+      account_id: accountId,
+      month,
+      provider: b.provider,
+      lookups: b.lookups,
+      amount_micros: amount,
+      updated_at: now,
+    });
   }
   const released = reservation?.micros ?? 0;
   if (total === 0 && released === 0) return;
-  await db
-    .insertInto("budget_months")
-    .values({ account_id: accountId, month, spent_micros: total })
-    .onConflict((oc) =>
-      oc.columns(["account_id", "month"]).doUpdateSet((eb) => ({
-        spent_micros: eb("budget_months.spent_micros", "+", total),
-        reserved_micros: eb("budget_months.reserved_micros", "-", released),
-      })),
-    )
-    .execute();
+  await addBudgetSpend.execute(db, { account_id: accountId, month, spent: total, released });
   if (total > 0) await noticeBudgetUse(db, accountId, month, now);
 }
 
