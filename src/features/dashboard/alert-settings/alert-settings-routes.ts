@@ -11,6 +11,8 @@ import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { formatTiers, readTiers } from "../../customers/tiers.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
+import { foldedNotices } from "../notices/folded-notices.js";
+import { noProvidersOnPage } from "../notices/operator-notice.js";
 import { getPrecision } from "../../verdicts/precision.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
@@ -117,7 +119,12 @@ async function render(
       awaiting: emails.awaiting,
       distribution,
       precision,
-      providers: configuredProviderNames(deps.config.enrichment),
+      serverNotices: noProvidersOnPage(
+        { ...session, vipThreshold: saved.vip_threshold },
+        configuredProviderNames(deps.config.enrichment),
+        foldedNotices(reply.request),
+        "/settings/alerts",
+      ),
       notice: opts.notice ?? null,
     }),
     status,

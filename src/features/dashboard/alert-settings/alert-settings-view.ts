@@ -3,7 +3,6 @@ import { MAX_ALERT_EMAILS } from "../../alerts/alert-settings.js";
 import { MAX_TIER_NAME_LENGTH } from "../../customers/tiers.js";
 import type { Precision } from "../../verdicts/precision.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
-import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { field } from "../html/fields.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
@@ -27,8 +26,8 @@ export interface AlertSettingsProps {
   distribution: ScoreDistribution;
   /** Precision at the threshold from the team's verdicts (null: the account is gone). */
   precision: Precision | null;
-  /** The enrichment providers this server has configured. */
-  providers: readonly string[];
+  /** Brief notices for whoever runs the server (notices/operator-notice.ts). */
+  serverNotices: SafeHtml;
   notice: Notice | null;
 }
 
@@ -55,7 +54,7 @@ export function alertSettingsView(p: AlertSettingsProps): SafeHtml {
 ${pageHead("Alerts", "When enrichment finds a VIP, Velvet tells your team in chat and by e-mail.")}
 ${settingsTabs("alerts", p.session.role)}
 ${notice(p.notice)}
-${noProvidersNotice(p.providers, p.session.vipThreshold)}
+${p.serverNotices}
 ${Object.keys(e).length > 0 ? notice({ kind: "error", text: "Nothing was saved: please correct the fields marked below." }) : ""}
 <form id="webhook-test" method="post" action="/settings/alerts/test">${csrfField(p.session)}</form>
 <form id="email-test" method="post" action="/settings/alerts/test-email">${csrfField(p.session)}</form>
