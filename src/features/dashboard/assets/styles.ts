@@ -167,6 +167,22 @@ tr.current td { background: var(--accent-soft); }
 .legend { display: flex; gap: 1rem; font-size: .85rem; color: var(--muted); margin-top: .5rem; flex-wrap: wrap; }
 .legend i { display: inline-block; width: .75rem; height: .75rem; border-radius: 2px; margin-right: .35rem; vertical-align: -1px; background: #b9a2ff; }
 .legend i.primary { background: var(--accent); }
+.budget-figure { margin: .5rem 0 1rem; max-width: 40rem; }
+.budget-bar { display: block; width: 100%; height: 1.1rem; border-radius: 6px; }
+.budget-bar .track { fill: #eeecf3; }
+.budget-bar .spent.ok { fill: var(--accent); }
+.budget-bar .spent.warn { fill: #b7791f; }
+.budget-bar .spent.spent { fill: var(--bad); }
+.budget-bar .held { fill: #b9a2ff; }
+.budget-bar .warn-mark, .budget-bar .budget-mark { fill: var(--text); }
+.legend i.spent.ok { background: var(--accent); }
+.legend i.spent.warn { background: #b7791f; }
+.legend i.spent.spent { background: var(--bad); }
+.legend i.held { background: #b9a2ff; }
+.legend i.left { background: #eeecf3; box-shadow: inset 0 0 0 1px #c9c4d6; }
+.legend i.mark { width: 3px; background: var(--text); }
+details.months-table { margin-top: 1rem; }
+details.months-table summary { cursor: pointer; font-weight: 600; color: var(--accent-dark); }
 
 .meter { position: relative; height: .75rem; background: #eeecf3; border-radius: 999px; margin: .75rem 0 1.5rem; max-width: 34rem; }
 .meter svg { display: block; width: 100%; height: 100%; border-radius: 999px; }
