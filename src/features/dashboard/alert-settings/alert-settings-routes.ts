@@ -14,6 +14,7 @@ import { configuredProviderNames } from "../../enrichment/providers/create-provi
 import { foldedNotices } from "../notices/folded-notices.js";
 import { noProvidersOnPage } from "../notices/operator-notice.js";
 import { getPrecision } from "../../verdicts/precision.js";
+import { getPrecisionHistory } from "../../verdicts/precision-history.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
@@ -95,11 +96,10 @@ async function render(
     getScoreDistribution(deps.db.kysely, session.accountId),
     getPrecision(deps.db.kysely, session.accountId, deps.clock.now()),
   ]);
-  const emails = await alertEmailStates(
-    deps.db.kysely,
-    session.accountId,
-    splitAlertEmails(saved.alert_emails),
-  );
+  const [precisionHistory, emails] = await Promise.all([
+    getPrecisionHistory(deps.db.kysely, session.accountId, saved.vip_threshold, deps.clock.now()),
+    alertEmailStates(deps.db.kysely, session.accountId, splitAlertEmails(saved.alert_emails)),
+  ]);
   const values = opts.values ?? {
     threshold: String(saved.vip_threshold),
     tiers: formatTiers(readTiers(saved.tiers)),
@@ -119,6 +119,7 @@ async function render(
       awaiting: emails.awaiting,
       distribution,
       precision,
+      precisionHistory,
       serverNotices: noProvidersOnPage(
         { ...session, vipThreshold: saved.vip_threshold },
         configuredProviderNames(deps.config.enrichment),

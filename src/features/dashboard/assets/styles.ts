@@ -160,6 +160,8 @@ button.small, .button.small { padding: .25rem .6rem; min-height: 2rem; font-size
 .chart .bar.primary { fill: var(--accent); }
 .chart .axis { stroke: var(--line); }
 .chart .tick { stroke: var(--muted); }
+.chart .interval { stroke: var(--accent-dark); stroke-width: 3; }
+.chart .point { fill: var(--accent); }
 .chart .threshold { stroke: var(--text); stroke-width: 2; stroke-dasharray: 4 3; }
 .chart .threshold-label { fill: var(--text); font-weight: 600; }
 tr.current td { background: var(--accent-soft); }
@@ -181,6 +183,8 @@ tr.current td { background: var(--accent-soft); }
 .legend i.held { background: #b9a2ff; }
 .legend i.left { background: #eeecf3; box-shadow: inset 0 0 0 1px #c9c4d6; }
 .legend i.mark { width: 3px; background: var(--text); }
+.legend i.dot { border-radius: 50%; }
+.legend i.whisker { width: 3px; background: var(--accent-dark); }
 details.months-table { margin-top: 1rem; }
 details.months-table summary { cursor: pointer; font-weight: 600; color: var(--accent-dark); }
 
