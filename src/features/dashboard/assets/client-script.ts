@@ -22,13 +22,17 @@ document.addEventListener("submit", function (event) {
   var message = form instanceof HTMLFormElement ? form.getAttribute("data-confirm") : null;
   if (message && !window.confirm(message)) event.preventDefault();
 });
-Array.prototype.forEach.call(document.querySelectorAll(".subnav, .mainnav"), function (strip) {
-  var current = strip.querySelector('[aria-current="page"]');
-  if (!current || strip.scrollWidth <= strip.clientWidth) return;
-  var s = strip.getBoundingClientRect();
-  var c = current.getBoundingClientRect();
-  if (c.left >= s.left && c.right <= s.right) return;
-  strip.scrollLeft += c.left - s.left - (s.width - c.width) / 2;
-});
+function showCurrentTabs() {
+  Array.prototype.forEach.call(document.querySelectorAll(".subnav, .mainnav"), function (strip) {
+    var current = strip.querySelector('[aria-current="page"]');
+    if (!current || strip.scrollWidth <= strip.clientWidth) return;
+    var s = strip.getBoundingClientRect();
+    var c = current.getBoundingClientRect();
+    if (c.left >= s.left && c.right <= s.right) return;
+    strip.scrollLeft += c.left - s.left - (s.width - c.width) / 2;
+  });
+}
+showCurrentTabs();
+window.addEventListener("resize", showCurrentTabs);
 document.documentElement.classList.add("js");
 `;

@@ -75,7 +75,7 @@ for (const engine of ENGINES) {
         'aria-label="Enrichments per month, July 2024 to June 2025: 5 enrichments in all."',
       );
       // Ticks of the charge's axis in the one money format.
-      expect(html).toMatch(/text-anchor="end">\$0\.05<\/text>/);
+      expect(html).toMatch(/class="y-tick"[^>]*>\$0\.05<\/text>/);
     });
 
     it("charts enrichments per day of the chosen month", async () => {

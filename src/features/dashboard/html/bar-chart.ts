@@ -72,7 +72,7 @@ export function columnChart(p: ColumnChartProps): SafeHtml {
   });
   const grid = scale.ticks.map(
     (v) =>
-      html`<line class="axis" x1="${left}" x2="${WIDTH - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"></line><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${tickText(v)}</text>`,
+      html`<line class="axis" x1="${left}" x2="${WIDTH - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"></line><text class="y-tick" x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${tickText(v)}</text>`,
   );
   const labelled = p.labelled ?? p.columns.map((_, i) => i);
   const xLabels = labelled.map((i) => {
@@ -82,7 +82,7 @@ export function columnChart(p: ColumnChartProps): SafeHtml {
       i === 0 && slot < 60 ? "start" : i === p.columns.length - 1 && slot < 60 ? "end" : "middle";
     const tx = anchor === "start" ? left : anchor === "end" ? WIDTH - PAD.right : cx;
     const tick = html`<line class="tick" x1="${cx.toFixed(1)}" x2="${cx.toFixed(1)}" y1="${PAD.top + plotH}" y2="${PAD.top + plotH + 4}"></line>`;
-    return html`${tick}<text x="${tx.toFixed(1)}" y="${height - 8}" text-anchor="${anchor}">${p.columns[i]?.label ?? ""}</text>`;
+    return html`${tick}<text class="x-label" x="${tx.toFixed(1)}" y="${height - 8}" text-anchor="${anchor}">${p.columns[i]?.label ?? ""}</text>`;
   });
   return html`<figure class="chart-figure">
 <div class="chart-scroll"><svg class="chart" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${p.summary}">
