@@ -108,7 +108,12 @@ describe.skipIf(!chromiumAvailable)("the dashboard on a phone, and its charts", 
       .where("id", "=", accountId)
       .execute();
     // The month's budget: $1.40 spent, $0.10 held by a lookup in progress.
-    await recordProviderSpend(db, accountId, [{ provider: "pdl", lookups: 5, unitPriceUsd: "0.28" }], now);
+    await recordProviderSpend(
+      db,
+      accountId,
+      [{ provider: "pdl", lookups: 5, unitPriceUsd: "0.28" }],
+      now,
+    );
     expect(await reserveBudget(db, accountId, monthOf(now), "2.00", 100_000)).not.toBeNull();
 
     const { page } = chrome;
@@ -249,7 +254,10 @@ describe.skipIf(!chromiumAvailable)("the dashboard on a phone, and its charts", 
     expect(cut?.fills[1]).toBe(cut?.vipColour);
     expect(cut?.fills[0]).not.toBe(cut?.vipColour);
     for (const band of bands.filter((b) => /^Score (8|9)0/.test(b.title) && b.fills.length > 0))
-      expect(band.fills.every((f) => f === band.vipColour), band.title).toBe(true);
+      expect(
+        band.fills.every((f) => f === band.vipColour),
+        band.title,
+      ).toBe(true);
     for (const band of bands.filter((b) => /^Score [0-6]0?–/.test(b.title)))
       expect(band.fills.includes(band.vipColour), band.title).toBe(false);
 

@@ -11,13 +11,13 @@ import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { formatTiers, readTiers } from "../../customers/tiers.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
-import { foldedNotices } from "../notices/folded-notices.js";
-import { noProvidersOnPage } from "../notices/operator-notice.js";
 import { getPrecision } from "../../verdicts/precision.js";
 import { getPrecisionHistory } from "../../verdicts/precision-history.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
+import { foldedNotices } from "../notices/folded-notices.js";
+import { noProvidersOnPage } from "../notices/operator-notice.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
 import {

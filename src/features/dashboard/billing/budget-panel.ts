@@ -1,7 +1,7 @@
 /** Settings → Billing: the monthly lookup budget, changed by the owner. */
 
-import type { BudgetStatus } from "../../billing/monthly-budget.js";
 import { fromMicros, toMicros } from "../../../lib/decimal.js";
+import type { BudgetStatus } from "../../billing/monthly-budget.js";
 import { atLeast } from "../../team/roles.js";
 import { field } from "../html/fields.js";
 import { formatMoney } from "../html/format.js";

@@ -123,7 +123,9 @@ export function barChart({ points, label, noun, highlightNoun }: BarChartProps):
     summary,
     legend: [
       { text: capitalise(`${noun}s`), key: "bar" },
-      ...(highlightNoun ? [{ text: capitalise(`${highlightNoun}s`), key: "primary" as const }] : []),
+      ...(highlightNoun
+        ? [{ text: capitalise(`${highlightNoun}s`), key: "primary" as const }]
+        : []),
       { text: "Days in UTC" },
     ],
     labelled: labelledColumns(points.length, 7, [1, 2, 7, 14, 28]),

@@ -9,9 +9,9 @@ import { addSampleData, countSampleCustomers, removeSampleData } from "../../dem
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import type { PrivacyDeps } from "../../privacy/privacy-registry.js";
 import type { Notice } from "../html/components.js";
+import { seeOther, sendPage } from "../http/respond.js";
 import { foldedNotices } from "../notices/folded-notices.js";
 import { noProvidersOnPage } from "../notices/operator-notice.js";
-import { seeOther, sendPage } from "../http/respond.js";
 import { actionOptions, sessionOf } from "../session/guards.js";
 import { memberPage } from "../session/role-guard.js";
 import { getOverview, PERIODS, type Period } from "./get-overview.js";
