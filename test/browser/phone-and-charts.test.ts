@@ -15,12 +15,13 @@ import { recordProviderSpend } from "../../src/features/billing/provider-spend.j
 import { recordVerdict } from "../../src/features/verdicts/record-verdict.js";
 import { sqliteEngine } from "../support/databases.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
-import { axeViolations } from "./axe.js";
+import { expectAxeCleanAtBothWidths } from "./axe.js";
 import {
   type ChromiumSession,
   chromiumAvailable,
   DESKTOP,
   launchChromium,
+  logInWithForm,
   PHONE,
 } from "./chromium.js";
 import { TEST_PASSWORD, uniqueEmail } from "./http-browser.js";
@@ -116,12 +117,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard on a phone, and its charts", 
     );
     expect(await reserveBudget(db, accountId, monthOf(now), "2.00", 100_000)).not.toBeNull();
 
-    const { page } = chrome;
-    await page.goto(`${app.url}/login`);
-    await page.getByLabel("E-mail").fill(email);
-    await page.getByLabel("Password").fill(TEST_PASSWORD);
-    await page.getByRole("button", { name: "Log in" }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+    await logInWithForm(chrome.page, app.url, email, TEST_PASSWORD);
   });
 
   afterAll(async () => {
@@ -129,14 +125,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard on a phone, and its charts", 
     await app?.close();
   });
 
-  async function axeAtBothWidths(label: string): Promise<void> {
-    const { page } = chrome;
-    for (const size of [PHONE, DESKTOP]) {
-      await page.setViewportSize(size);
-      expect(await axeViolations(page), `${label} at ${size.width}px`).toEqual([]);
-    }
-    await page.setViewportSize(PHONE);
-  }
+  const axeAtBothWidths = (what: string) => expectAxeCleanAtBothWidths(chrome.page, what, PHONE);
 
   it("keeps the current settings tab in view at 390 px, with a shadow where the strip scrolls", async () => {
     const { page } = chrome;
@@ -157,9 +146,9 @@ describe.skipIf(!chromiumAvailable)("the dashboard on a phone, and its charts", 
     // And again when the screen changes size (a phone turned, a window narrowed).
     await page.setViewportSize(DESKTOP);
     await page.setViewportSize(PHONE);
-    const last = (await page.evaluate(TAB_STRIP)) as TabStrip;
-    expect(last.current).toBe("Account");
-    expect(last.inView).toBe(true);
+    // The resize event comes after the new size: wait for it (a timeout fails the test).
+    await page.waitForFunction(`(${TAB_STRIP}).inView`, undefined, { timeout: 5_000 });
+    expect(((await page.evaluate(TAB_STRIP)) as TabStrip).current).toBe("Account");
   });
 
   it("folds the operator's notice away from the Overview, remembered, and keeps it whole on System", async () => {
