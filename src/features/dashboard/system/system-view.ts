@@ -57,7 +57,7 @@ export function systemView(p: SystemProps): SafeHtml {
     session,
     section: "settings",
     body: html`<div class="breadcrumb">Settings</div>
-${pageHead("System", "Work that gave up after its last attempt. Fix the cause (a provider key, a webhook), then retry: it runs again at once.")}
+${pageHead("System", "What this server has set up, and work that gave up after its last attempt. Fix the cause (a provider key, a webhook), then retry: it runs again at once.")}
 ${settingsTabs("system", session.role)}
 ${notice(p.notice)}
 ${serverPanel(p.server, session.vipThreshold)}
