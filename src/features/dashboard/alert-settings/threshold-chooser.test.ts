@@ -269,6 +269,11 @@ for (const engine of ENGINES) {
         expect((await browser.page("/")).html).not.toContain(
           "No enrichment provider is configured",
         );
+        // Settings → System says what the server has, and what it lacks.
+        const system = (await browser.page("/settings/system")).html;
+        expect(system).toContain("<dt>Enrichment providers</dt><dd>Gravatar</dd>");
+        expect(system).toContain("Not set up (<code>SMTP_URL</code>)");
+        expect(system).not.toContain("No enrichment provider is configured");
       });
     },
   );
