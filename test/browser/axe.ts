@@ -6,6 +6,8 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { DESKTOP, PHONE } from "./chromium.js";
 
 const AXE_SOURCE = fs.readFileSync(
   createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
@@ -33,4 +35,17 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     targets: v.nodes.map((n) => n.target.join(" ")),
   })))`;
   return (await page.evaluate(run)) as AxeViolation[];
+}
+
+/** No violation at the phone's and the desktop's width; the page is left at `endAt`. */
+export async function expectAxeCleanAtBothWidths(
+  page: Page,
+  what: string,
+  endAt: typeof DESKTOP = DESKTOP,
+): Promise<void> {
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    expect(await axeViolations(page), `${what} at ${size.width}px`).toEqual([]);
+  }
+  await page.setViewportSize(endAt);
 }

@@ -80,3 +80,17 @@ export async function visible(locator: Locator): Promise<boolean> {
   await locator.waitFor({ state: "visible" });
   return locator.isVisible();
 }
+
+/** Signs in through the log-in form, as a person would, and waits to leave it. */
+export async function logInWithForm(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}

@@ -10,7 +10,7 @@ import { sqliteEngine } from "../support/databases.js";
 import { waitFor } from "../support/job-deps.js";
 import { signInNewAccount } from "../support/sign-in.js";
 import type { TestApp } from "../support/test-app.js";
-import { axeViolations } from "./axe.js";
+import { axeViolations, expectAxeCleanAtBothWidths } from "./axe.js";
 import {
   type ChromiumSession,
   chromiumAvailable,
@@ -36,14 +36,7 @@ describe.skipIf(!chromiumAvailable)("verdict pages in a browser", () => {
     await pipeline?.close();
   });
 
-  async function axeAtBothWidths(what: string): Promise<void> {
-    const { page } = chrome;
-    for (const size of [DESKTOP, PHONE]) {
-      await page.setViewportSize(size);
-      expect(await axeViolations(page), `${what} at ${size.width}px`).toEqual([]);
-    }
-    await page.setViewportSize(DESKTOP);
-  }
+  const axeAtBothWidths = (what: string) => expectAxeCleanAtBothWidths(chrome.page, what);
 
   it("records verdicts from the customer page, the alert log and a chat link, accessibly", async () => {
     const { email, accountId, apiKey } = await signInNewAccount(app, { storeName: "Atelier" });

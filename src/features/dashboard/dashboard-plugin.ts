@@ -27,6 +27,7 @@ import { registerDestinationsRoutes } from "./destinations/destinations-routes.j
 import { sendErrorPage } from "./html/error-pages.js";
 import { registerCookies } from "./http/cookies.js";
 import { acceptFormBodies, FORM_BODY_LIMIT_BYTES } from "./http/form-body.js";
+import { registerNoticeRoutes } from "./notices/folded-notices.js";
 import { registerOverviewRoutes } from "./overview/overview-routes.js";
 import { registerCustomerPrivacyRoutes } from "./privacy/customer-privacy-routes.js";
 import { registerProfileRoutes } from "./profile/profile-routes.js";
@@ -126,6 +127,7 @@ export function registerDashboard(
       registerSystemRoutes(pages, deps, options.tasks ?? []);
       registerTeamRoutes(pages, deps);
       registerProfileRoutes(pages, deps);
+      registerNoticeRoutes(pages, deps);
     });
   });
 }

@@ -23,9 +23,11 @@ import { buildChatMessage } from "../alerts/build-chat-message.js";
 import { loadAlert } from "../alerts/load-alert.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { listAuditEvents } from "../audit/list-audit-events.js";
+import { monthOf } from "../billing/get-usage.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
 import { exportCustomer } from "../privacy/export-customer.js";
 import { getPrecision } from "./precision.js";
+import { getPrecisionHistory, HISTORY_MONTHS } from "./precision-history.js";
 import { recordVerdict } from "./record-verdict.js";
 import { VERDICT_LINK_TTL_MS } from "./verdict-links.js";
 
@@ -531,6 +533,21 @@ for (const engine of ENGINES) {
         .where("customer_id", "=", ids[0] ?? "")
         .execute();
       expect((await getPrecision(db, shop.accountId, now))?.suggestedThreshold).toBeNull();
+      // Month by month: by the month each VIP was scored, sample customers left out.
+      const history = await getPrecisionHistory(db, shop.accountId, 70, now);
+      expect(history.map((m) => m.month)).toHaveLength(HISTORY_MONTHS);
+      expect(history.at(-1)).toMatchObject({ month: monthOf(now), judged: 19, right: 10 });
+      expect(history.find((m) => m.month === monthOf(now - 100 * 86_400_000))).toMatchObject({
+        judged: 1,
+        right: 1,
+        precision: 1,
+      });
+      expect(history.reduce((s, m) => s + m.judged, 0)).toBe(20);
+      // At another threshold, only the VIPs above it.
+      expect((await getPrecisionHistory(db, shop.accountId, 75, now)).at(-1)).toMatchObject({
+        judged: 10,
+        right: 10,
+      });
     });
 
     it("exports the verdict with the person and erases it with them", async () => {

@@ -12,9 +12,12 @@ import { userActor } from "../../audit/audit-actor.js";
 import { formatTiers, readTiers } from "../../customers/tiers.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import { getPrecision } from "../../verdicts/precision.js";
+import { getPrecisionHistory } from "../../verdicts/precision-history.js";
 import type { Notice } from "../html/components.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
+import { foldedNotices } from "../notices/folded-notices.js";
+import { noProvidersOnPage } from "../notices/operator-notice.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
 import {
@@ -93,11 +96,10 @@ async function render(
     getScoreDistribution(deps.db.kysely, session.accountId),
     getPrecision(deps.db.kysely, session.accountId, deps.clock.now()),
   ]);
-  const emails = await alertEmailStates(
-    deps.db.kysely,
-    session.accountId,
-    splitAlertEmails(saved.alert_emails),
-  );
+  const [precisionHistory, emails] = await Promise.all([
+    getPrecisionHistory(deps.db.kysely, session.accountId, saved.vip_threshold, deps.clock.now()),
+    alertEmailStates(deps.db.kysely, session.accountId, splitAlertEmails(saved.alert_emails)),
+  ]);
   const values = opts.values ?? {
     threshold: String(saved.vip_threshold),
     tiers: formatTiers(readTiers(saved.tiers)),
@@ -117,7 +119,13 @@ async function render(
       awaiting: emails.awaiting,
       distribution,
       precision,
-      providers: configuredProviderNames(deps.config.enrichment),
+      precisionHistory,
+      serverNotices: noProvidersOnPage(
+        { ...session, vipThreshold: saved.vip_threshold },
+        configuredProviderNames(deps.config.enrichment),
+        foldedNotices(reply.request),
+        "/settings/alerts",
+      ),
       notice: opts.notice ?? null,
     }),
     status,

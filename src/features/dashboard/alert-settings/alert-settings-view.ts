@@ -2,8 +2,8 @@
 import { MAX_ALERT_EMAILS } from "../../alerts/alert-settings.js";
 import { MAX_TIER_NAME_LENGTH } from "../../customers/tiers.js";
 import type { Precision } from "../../verdicts/precision.js";
+import type { MonthPrecision } from "../../verdicts/precision-history.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
-import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { field } from "../html/fields.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
@@ -27,8 +27,10 @@ export interface AlertSettingsProps {
   distribution: ScoreDistribution;
   /** Precision at the threshold from the team's verdicts (null: the account is gone). */
   precision: Precision | null;
-  /** The enrichment providers this server has configured. */
-  providers: readonly string[];
+  /** Precision at the threshold month by month (verdicts/precision-history.ts). */
+  precisionHistory: MonthPrecision[];
+  /** Brief notices for whoever runs the server (notices/operator-notice.ts). */
+  serverNotices: SafeHtml;
   notice: Notice | null;
 }
 
@@ -55,7 +57,7 @@ export function alertSettingsView(p: AlertSettingsProps): SafeHtml {
 ${pageHead("Alerts", "When enrichment finds a VIP, Velvet tells your team in chat and by e-mail.")}
 ${settingsTabs("alerts", p.session.role)}
 ${notice(p.notice)}
-${noProvidersNotice(p.providers, p.session.vipThreshold)}
+${p.serverNotices}
 ${Object.keys(e).length > 0 ? notice({ kind: "error", text: "Nothing was saved: please correct the fields marked below." }) : ""}
 <form id="webhook-test" method="post" action="/settings/alerts/test">${csrfField(p.session)}</form>
 <form id="email-test" method="post" action="/settings/alerts/test-email">${csrfField(p.session)}</form>
@@ -70,7 +72,7 @@ ${csrfField(p.session)}
   <h2 id="tiers-title">Tiers</h2>
   ${field({ name: "tiers", label: "Tiers by score", value: p.values.tiers ?? "", error: e.tiers, autocomplete: "off", placeholder: "Gold:90, Silver:80", help: `Optional names for score ranges, written NAME:FLOOR and separated by commas: a customer's tier is the one with the highest floor their score reaches. Names are unique, at most ${MAX_TIER_NAME_LENGTH} characters, without commas or colons; floors are different whole numbers from 0 to 100, above or below the threshold (the threshold alone decides who is a VIP). Tiers show on the Customers pages, in alerts and go to your destinations. Leave empty for none.` })}
 </section>
-${p.precision === null ? "" : precisionPanel(p.precision)}
+${p.precision === null ? "" : precisionPanel(p.precision, p.precisionHistory)}
 ${scoreDistributionPanel(p.distribution, p.session.vipThreshold)}
 <section class="panel" aria-labelledby="chat-title">
   <h2 id="chat-title">Team chat</h2>

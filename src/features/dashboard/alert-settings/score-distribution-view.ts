@@ -4,30 +4,47 @@
  * and at others. Inline SVG drawn on the server, with a text summary, like the Overview chart.
  */
 import { plural } from "../../../lib/plural.js";
+import { niceScale } from "../html/chart-scale.js";
 import { formatCount, formatPercent } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import type { ScoreDistribution } from "./score-distribution.js";
 
 const WIDTH = 720;
 const HEIGHT = 180;
-const PAD = { top: 12, right: 8, bottom: 28, left: 56 };
+const PAD = { top: 12, right: 8, bottom: 28, left: 48 };
 const CANDIDATES = [30, 40, 50, 60, 70, 80, 90];
 /** The share of customers the "top 5 %" suggestion aims at. */
 const SUGGESTED_SHARE = 0.05;
 
+/** Customers of band `i` (scores i*10 to i*10+9, the last 90–100) who are VIPs: above the threshold. */
+function vipsInBand(dist: ScoreDistribution, i: number, threshold: number): number {
+  const from = i * 10;
+  const to = i === 9 ? 100 : from + 9;
+  if (threshold >= to) return 0;
+  return dist.vipsAbove(Math.max(threshold, from - 1)) - dist.vipsAbove(to);
+}
+
 function histogram(dist: ScoreDistribution, threshold: number): SafeHtml {
-  const max = Math.max(1, ...dist.bands);
-  const plotW = WIDTH - PAD.left - PAD.right;
+  const scale = niceScale(Math.max(...dist.bands));
+  const longest = Math.max(...scale.ticks.map((v) => v.toLocaleString("en-US").length));
+  // Room for the tick labels at the phone's larger chart font (as in bar-chart.ts).
+  const padLeft = Math.max(PAD.left, Math.ceil(longest * 12.5 + 10));
+  const plotW = WIDTH - padLeft - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const x = (score: number) => PAD.left + (score / 100) * plotW;
-  const y = (n: number) => PAD.top + plotH - (n / max) * plotH;
+  const x = (score: number) => padLeft + (score / 100) * plotW;
+  const y = (n: number) => PAD.top + plotH - (n / scale.max) * plotH;
+  const w = (plotW / 10) * 0.84;
   const bars = dist.bands.map((n, i) => {
     const from = i * 10;
     const to = i === 9 ? 100 : from + 9;
-    // A band wholly above the threshold is VIPs: drawn in the accent colour.
-    const cls = from > threshold ? "bar primary" : "bar";
-    const w = (plotW / 10) * 0.84;
-    return html`<g><title>Score ${from}–${to}: ${plural(n, "customer")}</title><rect class="${cls}" x="${(x(from) + (plotW / 10 - w) / 2).toFixed(1)}" y="${y(n).toFixed(1)}" width="${w.toFixed(1)}" height="${(PAD.top + plotH - y(n)).toFixed(1)}"></rect></g>`;
+    // The VIPs of a band (scores above the threshold) in the accent colour, the rest below
+    // them in the plain one: a band the threshold cuts shows both.
+    const vips = vipsInBand(dist, i, threshold);
+    const left = (x(from) + (plotW / 10 - w) / 2).toFixed(1);
+    const rect = (cls: string, count: number, base: number) =>
+      html`<rect class="${cls}" x="${left}" y="${y(base + count).toFixed(1)}" width="${w.toFixed(1)}" height="${(y(base) - y(base + count)).toFixed(1)}"></rect>`;
+    const tip = `Score ${from}–${to}: ${plural(n, "customer")}${vips > 0 ? `, ${plural(vips, "VIP")}` : ""}`;
+    return html`<g><title>${tip}</title>${n - vips > 0 ? rect("bar", n - vips, 0) : ""}${vips > 0 ? rect("bar primary", vips, n - vips) : ""}</g>`;
   });
   const labels = [0, 20, 40, 60, 80, 100].map(
     (s) =>
@@ -35,10 +52,13 @@ function histogram(dist: ScoreDistribution, threshold: number): SafeHtml {
   );
   const tx = x(threshold + 0.5).toFixed(1);
   const marker = html`<line class="threshold" x1="${tx}" x2="${tx}" y1="${PAD.top - 4}" y2="${PAD.top + plotH}"></line><text class="threshold-label" x="${tx}" y="${PAD.top + 8}" text-anchor="${threshold > 80 ? "end" : "start"}" dx="${threshold > 80 ? -4 : 4}">threshold ${threshold}</text>`;
-  const yTicks = html`<text x="${PAD.left - 6}" y="${(y(max) + 4).toFixed(1)}" text-anchor="end">${max}</text><text x="${PAD.left - 6}" y="${(y(0) + 4).toFixed(1)}" text-anchor="end">0</text><line class="axis" x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}"></line>`;
+  const yTicks = scale.ticks.map(
+    (v) =>
+      html`<line class="axis" x1="${padLeft}" x2="${WIDTH - PAD.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"></line><text x="${padLeft - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toLocaleString("en-US")}</text>`,
+  );
   const summary = `Scores of ${plural(dist.total, "enriched customer")} in bands of ten: ${dist.bands
     .map((n, i) => `${i * 10}–${i === 9 ? 100 : i * 10 + 9}: ${n}`)
-    .join(", ")}. Threshold ${threshold}.`;
+    .join(", ")}. Threshold ${threshold}: ${plural(dist.vipsAbove(threshold), "VIP")}.`;
   return html`<figure class="chart-figure">
 <div class="chart-scroll"><svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${summary}">
 ${yTicks}${bars}${labels}${marker}

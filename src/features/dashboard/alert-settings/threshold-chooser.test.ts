@@ -146,8 +146,17 @@ for (const engine of ENGINES) {
           /<tr class="current">\s*<td class="primary-cell">Above 70 <span class="muted small">\(current\)<\/span>/,
         );
         expect(html).toMatch(
-          /aria-label="Scores of 10 enriched customers in bands of ten: 0–9: 1, 10–19: 1, 20–29: 0, 30–39: 1, 40–49: 3, 50–59: 1, 60–69: 0, 70–79: 1, 80–89: 1, 90–100: 1\. Threshold 70\."/,
+          /aria-label="Scores of 10 enriched customers in bands of ten: 0–9: 1, 10–19: 1, 20–29: 0, 30–39: 1, 40–49: 3, 50–59: 1, 60–69: 0, 70–79: 1, 80–89: 1, 90–100: 1\. Threshold 70: 3 VIPs\."/,
         );
+        // Every customer above the threshold is drawn in the VIP colour, the band it cuts too.
+        const band = (from: number) =>
+          new RegExp(`<g><title>Score ${from}–\\d+: [^<]*</title>(.*?)</g>`).exec(html)?.[1] ?? "";
+        expect(band(70)).toContain('class="bar primary"');
+        expect(band(70)).not.toContain('class="bar"');
+        expect(band(60)).toBe("");
+        expect(band(40)).toContain('class="bar"');
+        expect(band(40)).not.toContain("primary");
+        expect(html).toContain("<title>Score 70–79: 1 customer, 1 VIP</title>");
         // Another account's customers never count.
         const other = await signInNewAccount(app, { storeName: `Chooser other ${engine.name}` });
         expect((await other.browser.page("/settings/alerts")).html).toContain(
@@ -155,21 +164,54 @@ for (const engine of ENGINES) {
         );
       });
 
-      it("says plainly when no enrichment provider is configured, and what turns them on", async () => {
+      it("says plainly when no enrichment provider is configured, briefly where merchants work and in full on System", async () => {
         const { browser } = await signInNewAccount(app);
         for (const path of ["/settings/alerts", "/"]) {
           const { html } = await browser.page(path);
           expect(html, path).toContain("No enrichment provider is configured on this server.");
           expect(html, path).toContain(`reach at most ${OFFLINE_MAX_SCORE} of 100`);
-          for (const variable of [
-            "PDL_API_KEY",
-            "ENRICHLAYER_API_KEY",
-            "FULLCONTACT_API_KEY",
-            "GRAVATAR_ENABLED=true",
-          ])
-            expect(html, path).toContain(`<code>${variable}</code>`);
-          expect(html, path).toContain("SHA-256 hash of each new customer's e-mail address");
+          expect(html, path).toContain('<a href="/settings/system#server">Settings → System</a>');
+          expect(html, path).not.toContain("<code>PDL_API_KEY</code>");
         }
+        const { html } = await browser.page("/settings/system");
+        expect(html).toContain("No enrichment provider is configured on this server.");
+        for (const variable of [
+          "PDL_API_KEY",
+          "ENRICHLAYER_API_KEY",
+          "FULLCONTACT_API_KEY",
+          "GRAVATAR_ENABLED=true",
+        ])
+          expect(html).toContain(`<code>${variable}</code>`);
+        expect(html).toContain("SHA-256 hash of each new customer's e-mail address");
+        expect(html).toContain("<dt>Enrichment providers</dt><dd>None: offline signals only</dd>");
+      });
+
+      it("lets anyone signed in fold the notice away, remembered in this browser, and open it again", async () => {
+        const { browser } = await signInNewAccount(app);
+        const before = await browser.page("/?period=7");
+        expect(before.html).toMatch(/<div class="notice info" role="status" id="no-providers">/);
+        const folded = await browser.submit("/?period=7", "/notices/fold", {
+          notice: "no-providers",
+          back: "/?period=7",
+        });
+        expect(folded.status).toBe(303);
+        expect(folded.headers.get("location")).toBe("/?period=7");
+        for (const path of ["/", "/settings/alerts"]) {
+          const { html } = await browser.page(path);
+          expect(html, path).toMatch(
+            /<details class="notice info folded" id="no-providers">\s*<summary>No enrichment provider is configured on this server<\/summary>/,
+          );
+          expect(html, path).not.toContain('role="status" id="no-providers"');
+        }
+        // The operator's page keeps it in full.
+        expect((await browser.page("/settings/system")).html).toContain('id="no-providers-full"');
+        // A page outside the server is never where the form sends the browser back to.
+        const away = await browser.submit("/", "/notices/unfold", {
+          notice: "no-providers",
+          back: "//evil.example/",
+        });
+        expect(away.headers.get("location")).toBe("/");
+        expect((await browser.page("/")).html).toContain('role="status" id="no-providers"');
       });
 
       it("sends a test e-mail to the saved addresses through SMTP", async () => {
@@ -227,6 +269,11 @@ for (const engine of ENGINES) {
         expect((await browser.page("/")).html).not.toContain(
           "No enrichment provider is configured",
         );
+        // Settings → System says what the server has, and what it lacks.
+        const system = (await browser.page("/settings/system")).html;
+        expect(system).toContain("<dt>Enrichment providers</dt><dd>Gravatar</dd>");
+        expect(system).toContain("Not set up (<code>SMTP_URL</code>)");
+        expect(system).not.toContain("No enrichment provider is configured");
       });
     },
   );

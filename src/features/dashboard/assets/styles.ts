@@ -44,7 +44,13 @@ main { max-width: 1120px; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 .page-head p { margin: 0; }
 .breadcrumb { font-size: .85rem; color: var(--muted); margin-bottom: .25rem; }
 .breadcrumb a { color: var(--muted); }
-.subnav { display: flex; gap: .25rem; border-bottom: 1px solid var(--line); margin-bottom: 1.25rem; overflow-x: auto; }
+.subnav { display: flex; gap: .25rem; border-bottom: 1px solid var(--line); margin-bottom: 1.25rem; overflow-x: auto; scrollbar-width: thin;
+  /* A strip wider than the screen shows a shadow at the edge that hides tabs (the covers scroll
+     with the tabs and uncover the shadows, which stay put): a sign that it scrolls, no script. */
+  background: linear-gradient(to right, var(--bg) 40%, rgba(246,245,249,0)) left / 2.5rem 100% no-repeat local,
+    linear-gradient(to left, var(--bg) 40%, rgba(246,245,249,0)) right / 2.5rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(29,27,38,.28), rgba(29,27,38,0)) left / 1rem 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(29,27,38,.28), rgba(29,27,38,0)) right / 1rem 100% no-repeat scroll; }
 .subnav a { padding: .5rem .85rem; text-decoration: none; color: var(--muted); border-bottom: 2px solid transparent; white-space: nowrap; }
 .subnav a[aria-current="page"] { color: var(--text); border-color: var(--accent); font-weight: 600; }
 
@@ -89,6 +95,9 @@ td.wrap-anywhere { overflow-wrap: anywhere; }
 fieldset.plain { border: 0; padding: 0; margin: 0; min-width: 0; }
 fieldset.plain:disabled { opacity: .6; }
 .notice > :last-child { margin-bottom: 0; }
+details.notice.folded { padding: .5rem 1rem; }
+details.notice.folded summary { cursor: pointer; font-weight: 600; }
+details.notice.folded[open] summary { margin-bottom: .5rem; }
 .secret-box { background: var(--panel); border: 2px solid var(--accent); border-radius: var(--radius); padding: 1.1rem; margin-bottom: 1.25rem; }
 .secret-row { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; margin: .5rem 0; }
 .secret { font-family: var(--mono); font-size: .95rem; background: var(--accent-soft); padding: .45rem .6rem; border-radius: 6px; overflow-wrap: anywhere; user-select: all; flex: 1 1 18rem; }
@@ -150,6 +159,9 @@ button.small, .button.small { padding: .25rem .6rem; min-height: 2rem; font-size
 .chart .bar { fill: #b9a2ff; }
 .chart .bar.primary { fill: var(--accent); }
 .chart .axis { stroke: var(--line); }
+.chart .tick { stroke: var(--muted); }
+.chart .interval { stroke: var(--accent-dark); stroke-width: 3; }
+.chart .point { fill: var(--accent); }
 .chart .threshold { stroke: var(--text); stroke-width: 2; stroke-dasharray: 4 3; }
 .chart .threshold-label { fill: var(--text); font-weight: 600; }
 tr.current td { background: var(--accent-soft); }
@@ -157,6 +169,24 @@ tr.current td { background: var(--accent-soft); }
 .legend { display: flex; gap: 1rem; font-size: .85rem; color: var(--muted); margin-top: .5rem; flex-wrap: wrap; }
 .legend i { display: inline-block; width: .75rem; height: .75rem; border-radius: 2px; margin-right: .35rem; vertical-align: -1px; background: #b9a2ff; }
 .legend i.primary { background: var(--accent); }
+.budget-figure { margin: .5rem 0 1rem; max-width: 40rem; }
+.budget-bar { display: block; width: 100%; height: 1.1rem; border-radius: 6px; }
+.budget-bar .track { fill: #eeecf3; }
+.budget-bar .spent.ok { fill: var(--accent); }
+.budget-bar .spent.warn { fill: #b7791f; }
+.budget-bar .spent.spent { fill: var(--bad); }
+.budget-bar .held { fill: #b9a2ff; }
+.budget-bar .warn-mark, .budget-bar .budget-mark { fill: var(--text); }
+.legend i.spent.ok { background: var(--accent); }
+.legend i.spent.warn { background: #b7791f; }
+.legend i.spent.spent { background: var(--bad); }
+.legend i.held { background: #b9a2ff; }
+.legend i.left { background: #eeecf3; box-shadow: inset 0 0 0 1px #c9c4d6; }
+.legend i.mark { width: 3px; background: var(--text); }
+.legend i.dot { border-radius: 50%; }
+.legend i.whisker { width: 3px; background: var(--accent-dark); }
+details.months-table { margin-top: 1rem; }
+details.months-table summary { cursor: pointer; font-weight: 600; color: var(--accent-dark); }
 
 .meter { position: relative; height: .75rem; background: #eeecf3; border-radius: 999px; margin: .75rem 0 1.5rem; max-width: 34rem; }
 .meter svg { display: block; width: 100%; height: 100%; border-radius: 999px; }

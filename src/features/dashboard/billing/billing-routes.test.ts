@@ -57,6 +57,42 @@ for (const engine of ENGINES) {
       );
     });
 
+    it("charts the charge and the enrichments of each of the last 12 months, oldest first", async () => {
+      const { html } = await browser.page("/settings/billing");
+      const spend = [
+        ...html.matchAll(/<title>(\w+ \d{4}): (\$[\d.,]+) \((\d+) enrichments?\)<\/title>/g),
+      ];
+      expect(spend.map((m) => m[1])).toHaveLength(12);
+      expect(spend[0]?.[1]).toBe("July 2024");
+      expect(spend.slice(10).map((m) => `${m[1]} ${m[2]} ${m[3]}`)).toEqual([
+        "May 2025 $0.10 2",
+        "June 2025 $0.13 3",
+      ]);
+      const counts = [...html.matchAll(/<title>(\w+ \d{4}): (\d+) enrichments?<\/title>/g)];
+      expect(counts.map((m) => m[2])).toEqual([
+        "0",
+        "0",
+        "0",
+        "0",
+        "0",
+        "0",
+        "0",
+        "0",
+        "0",
+        "0",
+        "2",
+        "3",
+      ]);
+      expect(html).toContain(
+        'aria-label="Velvet&#39;s charge per month, July 2024 to June 2025: $0.23 in all."',
+      );
+      expect(html).toContain(
+        'aria-label="Enrichments per month, July 2024 to June 2025: 5 enrichments in all."',
+      );
+      // Ticks of the charge's axis in the one money format.
+      expect(html).toMatch(/class="y-tick"[^>]*>\$0\.05<\/text>/);
+    });
+
     it("charts enrichments per day of the chosen month", async () => {
       const june = await browser.page("/settings/billing");
       const bars = [...june.html.matchAll(/<title>(\d+ \w+): (\d+) enrichments?<\/title>/g)].map(

@@ -10,6 +10,7 @@ import { page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { budgetPanel } from "./budget-panel.js";
 import type { BillingSummary } from "./get-billing-summary.js";
+import { monthsPanel } from "./months-panel.js";
 
 export interface BillingProps {
   session: DashboardSession;
@@ -27,7 +28,6 @@ export interface BillingProps {
 export function billingView(p: BillingProps): SafeHtml {
   const { usage, summary } = p;
   const isCurrent = usage.month === p.currentMonth;
-  const total12 = summary.months.reduce((s, m) => s + m.enrichments, 0);
   return page({
     title: "Billing",
     session: p.session,
@@ -56,23 +56,7 @@ ${budgetPanel(p.session, p.budget, p.budgetError)}
         })
   }
 </section>
-<section class="panel" aria-labelledby="months-title">
-  <h2 id="months-title">Last 12 months</h2>
-  ${total12 === 0 ? html`<p class="muted">Nothing charged in the last 12 months.</p>` : ""}
-  <div class="table-wrap"><table class="stack">
-    <caption class="visually-hidden">Enrichments and amounts, last 12 months</caption>
-    <thead><tr><th scope="col">Month</th><th scope="col" class="num">Enrichments</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
-    <tbody>${summary.months.map(
-      (m) => html`<tr${m.month === usage.month ? html` aria-current="true"` : ""}>
-      <td class="primary-cell"><a href="/settings/billing?month=${m.month}">${formatMonth(m.month)}</a></td>
-      <td data-label="Enrichments" class="num">${formatCount(m.enrichments)}</td>
-      <td data-label="Unit price" class="num nowrap">${m.unitPricesUsd.length === 0 ? html`<span class="muted">—</span>` : m.unitPricesUsd.map((u) => formatMoney(u)).join(" / ")}</td>
-      <td data-label="Amount" class="num nowrap">${formatMoney(m.amountUsd)}</td>
-    </tr>`,
-    )}</tbody>
-  </table></div>
-  <p class="muted small">Months are calendar months in UTC.</p>
-</section>`,
+${monthsPanel(summary.months, usage.month)}`,
   });
 }
 

@@ -1,16 +1,29 @@
 /**
- * Said plainly on the Overview and Settings → Alerts when no enrichment provider is configured:
- * scores then come from the offline signals alone, what they can reach, and which environment
- * variables turn providers on (and what Gravatar, the free one, sends out).
+ * Said plainly when no enrichment provider is configured: scores then come from the offline
+ * signals alone and what they can reach (briefly on the Overview and Settings → Alerts), and, in
+ * full on Settings → System, which environment variables turn providers on (and what Gravatar,
+ * the free one, sends out).
  */
 import { OFFLINE_FIRST_ORDER_EXAMPLE, OFFLINE_MAX_SCORE } from "../../enrichment/score/weights.js";
 import { html, type SafeHtml } from "./html.js";
 
+export const NO_PROVIDERS_TITLE = "No enrichment provider is configured on this server";
+
+/** The short form, for the pages merchants work in; `toSystem` links to the full one. */
+export function noProvidersBrief(threshold: number, toSystem: boolean): SafeHtml {
+  return html`Scores come from the offline signals alone, which reach at most ${OFFLINE_MAX_SCORE} of 100. ${offlineReach(threshold)} ${
+    toSystem
+      ? html`How to turn providers on: <a href="/settings/system#server">Settings → System</a>.`
+      : "Your Velvet administrator can turn providers on."
+  }`;
+}
+
+/** The whole notice, for Settings → System, where the operator looks. */
 export function noProvidersNotice(providers: readonly string[], threshold: number): SafeHtml {
   if (providers.length > 0) return html``;
   const reach = offlineReach(threshold);
-  return html`<div class="notice info" role="status" id="no-providers">
-<p><strong>No enrichment provider is configured on this server.</strong> Scores come from the offline signals alone (order value, how the order ranks in your store, the ZIP code's median income, a company e-mail address, repeat orders), which reach at most ${OFFLINE_MAX_SCORE} of 100. ${reach}</p>
+  return html`<div class="notice info" id="no-providers-full">
+<p><strong>${NO_PROVIDERS_TITLE}.</strong> Scores come from the offline signals alone (order value, how the order ranks in your store, the ZIP code's median income, a company e-mail address, repeat orders), which reach at most ${OFFLINE_MAX_SCORE} of 100. ${reach}</p>
 <p>Your Velvet administrator turns providers on with environment variables: <code>PDL_API_KEY</code> (People Data Labs: job, seniority, company), <code>ENRICHLAYER_API_KEY</code> (social profiles, job), <code>FULLCONTACT_API_KEY</code> (income, net worth, home value) and <code>GRAVATAR_ENABLED=true</code> (free, no paid plan: it sends Gravatar the SHA-256 hash of each new customer's e-mail address, never the address itself, and reads their public profile and linked social accounts).</p>
 </div>`;
 }

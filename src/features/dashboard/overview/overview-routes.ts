@@ -10,6 +10,8 @@ import { configuredProviderNames } from "../../enrichment/providers/create-provi
 import type { PrivacyDeps } from "../../privacy/privacy-registry.js";
 import type { Notice } from "../html/components.js";
 import { seeOther, sendPage } from "../http/respond.js";
+import { foldedNotices } from "../notices/folded-notices.js";
+import { noProvidersOnPage } from "../notices/operator-notice.js";
 import { actionOptions, sessionOf } from "../session/guards.js";
 import { memberPage } from "../session/role-guard.js";
 import { getOverview, PERIODS, type Period } from "./get-overview.js";
@@ -35,10 +37,15 @@ export function registerOverviewRoutes(app: FastifyInstance, deps: Deps & Privac
         getOverview(deps.db.kysely, session.accountId, period, deps.clock.now()),
         countSampleCustomers(deps, session.accountId),
       ]);
-      const providers = configuredProviderNames(deps.config.enrichment);
+      const serverNotices = noProvidersOnPage(
+        session,
+        configuredProviderNames(deps.config.enrichment),
+        foldedNotices(request),
+        request.url,
+      );
       return sendPage(
         reply,
-        overviewView(session, overview, deps.config.publicBaseUrl, providers, {
+        overviewView(session, overview, deps.config.publicBaseUrl, serverNotices, {
           sampleCustomers,
           notice: NOTICES[request.query.notice ?? ""] ?? null,
         }),

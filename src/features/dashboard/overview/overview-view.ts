@@ -5,7 +5,6 @@ import { atLeast } from "../../team/roles.js";
 import { curlExample } from "../api-access/curl-example.js";
 import { barChart } from "../html/bar-chart.js";
 import { type Notice, notice, pageHead, vipBadge } from "../html/components.js";
-import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { formatCount, formatPercent, timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page } from "../html/layout.js";
@@ -63,7 +62,8 @@ export function overviewView(
   session: DashboardSession,
   o: Overview,
   publicBaseUrl: string,
-  providers: readonly string[],
+  /** Brief notices for whoever runs the server (notices/operator-notice.ts). */
+  serverNotices: SafeHtml,
   extra: { sampleCustomers: number; notice: Notice | null } = { sampleCustomers: 0, notice: null },
 ): SafeHtml {
   const body = !o.hasCustomers
@@ -99,7 +99,7 @@ export function overviewView(
     body: html`${pageHead("Overview", `${session.accountName}, last ${o.period} days (UTC).`, o.hasCustomers ? periodSwitch(o.period) : undefined)}
 ${notice(extra.notice)}
 ${sampleBanner(session, extra.sampleCustomers)}
-${noProvidersNotice(providers, session.vipThreshold)}
+${serverNotices}
 ${body}`,
   });
 }

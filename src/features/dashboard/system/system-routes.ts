@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
 import type { TaskDefinition } from "../../../jobs/task.js";
+import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import type { Notice } from "../html/components.js";
 import { sendNotFoundPage } from "../html/error-pages.js";
 import { formField } from "../http/form-body.js";
@@ -33,7 +34,12 @@ export function registerSystemRoutes(
       listGivenUpAlerts(deps.db.kysely, session.accountId),
     ]);
     const shown = NOTICES[request.query.notice ?? ""] ?? null;
-    return sendPage(reply, systemView({ session, enrichments, alerts, notice: shown }));
+    const server = {
+      providers: configuredProviderNames(deps.config.enrichment),
+      emailEnabled: deps.config.alerts.smtpUrl !== null,
+      storeKeySet: deps.config.storeSync.tokenKey !== null,
+    };
+    return sendPage(reply, systemView({ session, enrichments, alerts, notice: shown, server }));
   });
 
   app.post(`${PATH}/retry`, actionOptions(deps), async (request, reply) => {

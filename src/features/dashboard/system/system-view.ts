@@ -1,5 +1,6 @@
 /** Settings → System: the account's enrichments and alerts that gave up, each with Retry. */
 import { type Notice, notice, pageHead } from "../html/components.js";
+import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { timeTag } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
@@ -11,6 +12,36 @@ export interface SystemProps {
   enrichments: GivenUpEnrichment[];
   alerts: GivenUpAlert[];
   notice: Notice | null;
+  server: ServerSetup;
+}
+
+/** What whoever runs the server configured, read from its environment. */
+export interface ServerSetup {
+  /** Configured enrichment providers, by name. */
+  providers: readonly string[];
+  emailEnabled: boolean;
+  storeKeySet: boolean;
+}
+
+const PROVIDER_NAMES: Record<string, string> = {
+  pdl: "People Data Labs",
+  enrichlayer: "EnrichLayer",
+  fullcontact: "FullContact",
+  gravatar: "Gravatar",
+};
+
+/** The server's notices in full: what is missing and which variable turns it on. */
+function serverPanel(server: ServerSetup, threshold: number): SafeHtml {
+  return html`<section class="panel" aria-labelledby="server-title" id="server">
+  <h2 id="server-title">This server</h2>
+  <p class="muted small">Set by whoever runs Velvet, with environment variables and a restart (all of them are in <code>docs/configuration.md</code>).</p>
+  ${noProvidersNotice(server.providers, threshold)}
+  <dl class="facts">
+    <dt>Enrichment providers</dt><dd>${server.providers.length === 0 ? "None: offline signals only" : server.providers.map((p) => PROVIDER_NAMES[p] ?? p).join(", ")}</dd>
+    <dt>E-mail</dt><dd>${server.emailEnabled ? "Set up: alerts, invitations and links are mailed" : html`Not set up (<code>SMTP_URL</code>): e-mail alerts are kept, shown as waiting, and sent once it is set (they wait up to 7 days)`}</dd>
+    <dt>Store connections</dt><dd>${server.storeKeySet ? "Possible: credentials are kept encrypted" : html`Not possible yet: <code>STORE_TOKEN_KEY</code> (32 random bytes, the same on every Velvet process) is not set`}</dd>
+  </dl>
+</section>`;
 }
 
 function retryButton(session: DashboardSession, kind: string, id: string, label: string): SafeHtml {
@@ -26,9 +57,10 @@ export function systemView(p: SystemProps): SafeHtml {
     session,
     section: "settings",
     body: html`<div class="breadcrumb">Settings</div>
-${pageHead("System", "Work that gave up after its last attempt. Fix the cause (a provider key, a webhook), then retry: it runs again at once.")}
+${pageHead("System", "What this server has set up, and work that gave up after its last attempt. Fix the cause (a provider key, a webhook), then retry: it runs again at once.")}
 ${settingsTabs("system", session.role)}
 ${notice(p.notice)}
+${serverPanel(p.server, session.vipThreshold)}
 <section class="panel" aria-labelledby="enrichments-title">
   <h2 id="enrichments-title">Enrichments that gave up</h2>
   ${

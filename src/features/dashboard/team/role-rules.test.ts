@@ -27,6 +27,8 @@ const MEMBER_ROUTES = [
   "GET /customers",
   "GET /customers/:customerId",
   "POST /customers/:customerId/verdict",
+  "POST /notices/fold",
+  "POST /notices/unfold",
   "GET /alerts",
   "GET /settings/billing",
   "GET /settings/profile",
