@@ -7,7 +7,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import { preparedQuery } from "../../db/prepared-query.js";
-import type { Database } from "../../db/schema.js";
+import type { Database, ProviderSpendTable } from "../../db/schema.js";
 import { fromMicros, toMicros } from "../../lib/decimal.js";
 import { noticeBudgetUse } from "./budget-notices.js";
 import { monthOf } from "./get-usage.js";
@@ -36,17 +36,7 @@ export interface ProviderSpendSummary {
 // stores its answers, and building them through Kysely each time cost more than running them.
 const addProviderSpend = preparedQuery(
   ["account_id", "month", "provider", "lookups", "amount_micros", "updated_at"],
-  (
-    db,
-    v: {
-      account_id: string;
-      month: string;
-      provider: string;
-      lookups: number;
-      amount_micros: number;
-      updated_at: number;
-    },
-  ) =>
+  (db, v: ProviderSpendTable) =>
     db
       .insertInto("provider_spend")
       .values(v)
