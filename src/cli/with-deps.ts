@@ -12,9 +12,11 @@ export async function withDeps<T>(
   options: { migrate?: boolean; providers?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
-  // Admin commands keep stdout for their answer; logs go to stderr.
+  // Admin commands keep stdout for their answer and stderr for one message: at the default
+  // level they log nothing (a failure is said once, by the message); LOG_LEVEL=warn, debug or
+  // trace asks for their log lines, on stderr.
   const log = pino(
-    { level: config.logLevel === "info" ? "warn" : config.logLevel },
+    { level: config.logLevel === "info" ? "silent" : config.logLevel },
     pino.destination(2),
   );
   const deps = await buildDeps({

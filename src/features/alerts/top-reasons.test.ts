@@ -35,7 +35,7 @@ describe("topReasons", () => {
 });
 
 describe("explainScore", () => {
-  const lines = (list: object[]) => {
+  const lines = (list: Array<object | undefined>) => {
     const { reasons, more } = explainScore(JSON.stringify(list));
     return [...reasons.map(describeReason), ...(more ? [describeMore(more)] : [])];
   };
