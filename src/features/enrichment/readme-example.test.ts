@@ -98,7 +98,7 @@ for (const engine of ENGINES) {
             area_median_income_usd: 25,
           });
           expect(ava?.enrichment).toMatchObject({ score: 75, vip: true });
-        expect(EXAMPLE_OUTCOME).toContain("scores 75, a VIP");
+          expect(EXAMPLE_OUTCOME).toContain("scores 75, a VIP");
         });
       }
     },
