@@ -198,6 +198,48 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
     });
   });
 
+  it("--version prints the version; account create without --password prints a set-password link on PUBLIC_BASE_URL", async () => {
+    const version = await velvet("--version");
+    expect(version).toMatchObject({ code: 0, stdout: "0.1.0\n" });
+    // The shell's PORT is not the server's address: never in a link.
+    const plain = onlyJson(
+      await runVelvet(
+        ["account", "create", "--name", "Linked", "--owner", "linked@example.com", "--json"],
+        { ...env, PORT: "8999" },
+      ),
+    );
+    expect(plain.setPasswordUrl).toMatch(/^http:\/\/127\.0\.0\.1:3000\/password\/reset\?token=/);
+    expect(Date.parse(plain.expiresAt as string)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+    // Bad input is said in words, not as a stack trace.
+    const directory = await velvet(
+      "import",
+      "orders",
+      "docs",
+      "--account",
+      String(plain.accountId),
+    );
+    expect(directory).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "velvet: Not a file but a directory: docs\n",
+    });
+    const human = await runVelvet(["user", "reset-password", "--email", "linked@example.com"], {
+      ...env,
+      PORT: "8999",
+    });
+    expect(human.stdout).toContain(
+      "PUBLIC_BASE_URL is not set: the link assumes Velvet at http://127.0.0.1:3000",
+    );
+    const configured = onlyJson(
+      await runVelvet(["user", "reset-password", "--email", "linked@example.com", "--json"], {
+        ...env,
+        PORT: "8999",
+        PUBLIC_BASE_URL: "https://velvet.example.com/",
+      }),
+    );
+    expect(configured.resetUrl).toMatch(/^https:\/\/velvet\.example\.com\/password\/reset\?token=/);
+  });
+
   it("fails with a message on stderr, nothing on stdout and a non-zero exit", async () => {
     const nobody = "0195a0b0-0000-7000-8000-000000000000";
     const weak = ["account", "create", "--name", "Weak", "--owner", "w@example.com", "--password"];
@@ -219,6 +261,10 @@ describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
         { TRUST_PROXY: "true" },
       ],
       [["serve"], /SIGNUP=open needs SMTP_URL/, { SIGNUP: "open" }],
+      // A usage error names what is wrong; the usage itself is for --help.
+      [["account", "set", "--json"], /^velvet: required option '--account <id>' not specified/],
+      [["account"], /^velvet: "account" needs a command: list, create, set, delete/],
+      [["acount"], /^velvet: unknown command 'acount' \(Did you mean account\?\)/],
     ];
     const runs = await Promise.all(
       cases.map(([args, , extra]) => runVelvet(args, { ...env, ...extra })),

@@ -3,7 +3,8 @@
  * the command being run is loaded (each pulls in the database, the features it uses and their
  * packages), so `velvet --help` and every command start in a fraction of a second.
  */
-import { Command } from "commander";
+import { readFileSync } from "node:fs";
+import { Command, type HelpContext } from "commander";
 
 type Register = (program: Command) => void;
 
@@ -101,10 +102,51 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   },
 ];
 
+/** The package's version: package.json is two levels up from src/cli/ and from dist/cli/. */
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+).version;
+
+/**
+ * A usage error is one line on stderr, as every other error is ("velvet: required option
+ * '--account <id>' not specified"); the usage itself is for `--help`. Subcommands inherit this.
+ */
+function writeError(message: string, write: (text: string) => void): void {
+  const text = message
+    .replace(/^error: /, "")
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
+  write(`velvet: ${text}${text.includes("--help") ? "" : " (see --help)"}\n`);
+}
+
+/**
+ * A command that, called without the subcommand it needs, says so in one line instead of
+ * printing its whole usage on stderr (commander's default); `--help` still shows the usage.
+ */
+class VelvetCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new VelvetCommand(name);
+  }
+
+  override help(context?: HelpContext | ((text: string) => string)): never {
+    if (typeof context !== "object" || !context.error) return super.help(context as HelpContext);
+    const path: string[] = [];
+    for (let c: Command | null = this; c.parent !== null; c = c.parent) path.unshift(c.name());
+    const where = path.join(" ");
+    const names = this.commands.map((c) => c.name()).filter((name) => name !== "help");
+    const what = where === "" ? "give a command" : `"${where}" needs a command`;
+    return this.error(
+      `${what}: ${names.join(", ")} (velvet ${where === "" ? "" : `${where} `}--help describes them)`,
+      { exitCode: 1, code: "velvet.missingCommand" },
+    );
+  }
+}
+
 function emptyProgram(): Command {
-  return new Command("velvet")
+  return new VelvetCommand("velvet")
     .description("Velvet: order intake and VIP detection")
-    .showHelpAfterError()
+    .version(VERSION, "-v, --version", "print Velvet's version")
+    .configureOutput({ outputError: writeError })
     .exitOverride();
 }
 

@@ -114,8 +114,9 @@ describe.skipIf(!chromiumAvailable)("verdict pages in a browser", () => {
       await reader.setViewportSize(size);
       expect(await axeViolations(reader), `the link page at ${size.width}px`).toEqual([]);
     }
+    await reader.getByRole("heading", { name: "Record that Ada L. is not a VIP?" }).waitFor();
     await reader.getByRole("button", { name: "Record: Not a VIP" }).click();
-    await reader.getByRole("heading", { name: "Recorded: Not a VIP" }).waitFor();
+    await reader.getByRole("heading", { name: "Recorded: Not a VIP (Ada L.)" }).waitFor();
     expect(await axeViolations(reader), "the recorded page").toEqual([]);
     await visitor.close();
     await page.goto(`${app.url}/customers/${customerId}`);

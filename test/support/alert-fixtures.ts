@@ -13,12 +13,15 @@ import type { AlertContent } from "../../src/features/alerts/load-alert.js";
 import type { JobOutcome, TaskDefinition } from "../../src/jobs/task.js";
 import { newId } from "../../src/lib/ids.js";
 
+/** Their points add up to the seeded score, 87: the top three reasons (60) and 27 more. */
 export const VIP_SIGNALS = [
   { source: "profile", signal: "seniority", value: "c_level", points: 25 },
   { source: "profile", signal: "net_worth_usd", value: 5_000_000, points: 20 },
   { source: "offline", signal: "order_value", value: "1250.00 USD", points: 15 },
   { source: "offline", signal: "email_domain", value: "acme.com (corporate)", points: 5 },
   { source: "offline", signal: "repeat_purchases", value: 1, points: 0 },
+  { source: "offline", signal: "area_median_income_usd", value: 250001, points: 12 },
+  { source: "profile", signal: "company_employees", value: 1200, points: 10 },
 ];
 
 export interface SeedVipOptions {

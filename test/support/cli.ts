@@ -1,6 +1,10 @@
 /**
  * Runs the real `velvet` program from source (`node --import tsx src/cli/index.ts`), so CLI
  * tests need no build. Each run is a separate process (~0.5 s): keep CLI tests few.
+ *
+ * Every failing run is held to docs/cli.md's promise, "errors go to stderr as one message": a
+ * run that exits non-zero with anything but exactly one line on stderr (a usage dump, a log
+ * line, a stack trace) rejects, so every CLI error path the suite exercises is checked.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -18,7 +22,8 @@ export function runVelvet(args: string[], env: Record<string, string> = {}): Pro
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], {
       cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: "warn", ...env },
+      // The level a person at a terminal has unless they ask for more.
+      env: { ...process.env, LOG_LEVEL: "info", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -30,8 +35,23 @@ export function runVelvet(args: string[], env: Record<string, string> = {}): Pro
       stderr += chunk.toString();
     });
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      const problem = oneErrorLineProblem({ code, stdout, stderr });
+      if (problem === null) resolve({ code, stdout, stderr });
+      else reject(new Error(`velvet ${args.join(" ")}: ${problem}`));
+    });
   });
+}
+
+/**
+ * Null when the run kept the error promise (exit 0, or a non-zero exit with exactly one line on
+ * stderr, starting "velvet: "); else what is wrong.
+ */
+export function oneErrorLineProblem(run: CliRun): string | null {
+  if (run.code === 0) return null;
+  const lines = run.stderr.split("\n").filter((line) => line !== "");
+  if (lines.length === 1 && lines[0]?.startsWith("velvet: ")) return null;
+  return `exited ${run.code} with ${lines.length} lines on stderr instead of one "velvet: …" message:\n${run.stderr}`;
 }
 
 /** The one JSON object a `--json` command must print, and nothing else. */

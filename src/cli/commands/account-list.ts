@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { type AccountSummary, listAccounts } from "../../features/accounts/list-accounts.js";
+import { invokedAs } from "../invoked-as.js";
 import { printResult } from "../output.js";
 import { renderTable } from "../table.js";
 import { withDeps } from "../with-deps.js";
@@ -18,7 +19,7 @@ export function registerAccountList(account: Command): void {
 
 function table(accounts: AccountSummary[]): string {
   if (accounts.length === 0)
-    return "No accounts yet. Create one with `velvet account create` or at /signup.";
+    return `No accounts yet. Create one with \`${invokedAs()} account create\` or at /signup.`;
   const rows = accounts.map((a) => [
     a.accountId,
     a.closedAt === null ? a.name : `${a.name} (closed)`,

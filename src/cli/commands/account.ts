@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from "commander";
+import { loadConfig } from "../../config.js";
 import { changeAlertSettings } from "../../features/accounts/change-alert-settings.js";
 import { createAccount } from "../../features/accounts/create-account.js";
 import { getAccount } from "../../features/accounts/get-account.js";
@@ -9,11 +10,15 @@ import {
   parseBudget,
   setMonthlyBudget,
 } from "../../features/accounts/set-monthly-budget.js";
+import { alertEmailStates } from "../../features/alerts/alert-email-states.js";
 import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
 import { recordAuditEvent } from "../../features/audit/record-audit-event.js";
 import { formatTiers, TIERS_RULE, type Tier } from "../../features/customers/tiers.js";
 import { checkEmail } from "../../features/orders/email-address.js";
+import { INVITATION_TTL_MS } from "../../features/team/invite-member.js";
+import { issueResetLink } from "../../features/team/password-reset.js";
 import { commandActor } from "../cli-actor.js";
+import { linkBaseNote } from "../link-base.js";
 import { CliError, printResult } from "../output.js";
 import { parseId, parseRateLimit, parseThreshold, parseTiersOption } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -31,7 +36,7 @@ export function registerAccount(program: Command): void {
     .requiredOption("--owner <email>", "the owner's e-mail address (their dashboard login)")
     .option(
       "--password <password>",
-      `a dashboard password (at least ${MIN_PASSWORD_LENGTH} characters, not a guessable one)`,
+      `a dashboard password (at least ${MIN_PASSWORD_LENGTH} characters, not a guessable one); without it, a one-time link to choose one (7 days)`,
     )
     .option("--threshold <0-100>", "VIP threshold (default 70)", parseThreshold)
     .option("--json", "print one JSON object")
@@ -63,13 +68,34 @@ export function registerAccount(program: Command): void {
           const account = await createAccount(deps.db.kysely, props, now);
           const event = { accountId: account.accountId, actor: commandActor() };
           await recordAuditEvent(deps.db.kysely, { ...event, action: "account.created" }, now);
-          return account;
+          // No password given: the owner chooses one through a one-time link, as a user added
+          // with `user add` does; nothing is made up and lost on the way.
+          const link =
+            passwordHash === null
+              ? await issueResetLink(deps, {
+                  email: opts.owner,
+                  actor: commandActor(),
+                  ttlMs: INVITATION_TTL_MS,
+                })
+              : null;
+          return { ...account, link };
         });
-        const { accountId, storeId, apiKey } = created;
-        printResult(Boolean(opts.json), { accountId, storeId, apiKey }, () =>
+        const { accountId, storeId, apiKey, link } = created;
+        const setPassword =
+          link === null
+            ? {}
+            : { setPasswordUrl: link.resetUrl, expiresAt: new Date(link.expiresAt).toISOString() };
+        printResult(Boolean(opts.json), { accountId, storeId, apiKey, ...setPassword }, () =>
           [
             `Account ${accountId} (store ${storeId}) created.`,
             `API key (shown once, keep it secret): ${apiKey}`,
+            ...(link === null
+              ? []
+              : [
+                  `The owner chooses a password with this link (works once, until ${setPassword.expiresAt}):`,
+                  link.resetUrl,
+                  ...linkBaseNote(loadConfig()),
+                ]),
           ].join("\n"),
         );
       },
@@ -148,15 +174,26 @@ export function registerAccount(program: Command): void {
               deps.clock.now(),
             );
           }
-          const view = await getAccount(deps.db.kysely, opts.account);
+          const account = await getAccount(deps.db.kysely, opts.account);
+          // Addresses added on the dashboard get no alert until their owner confirms them.
+          const awaiting =
+            account === null
+              ? []
+              : (await alertEmailStates(deps.db.kysely, opts.account, account.alertEmails))
+                  .awaiting;
+          const view = account && { ...account, alertEmailsAwaitingConfirmation: awaiting };
           return { view, defaultLimit: deps.config.apiRateLimitPerMinute };
         });
+        const awaiting = new Set(view?.alertEmailsAwaitingConfirmation ?? []);
+        const emailLine = (view?.alertEmails ?? [])
+          .map((e) => (awaiting.has(e) ? `${e} (awaiting confirmation: no alerts yet)` : e))
+          .join(", ");
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
             `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
             `Tiers: ${formatTiers(view?.tiers ?? []) || "none"}`,
             `Chat webhook: ${view?.slackWebhook ?? "none"}`,
-            `Alert e-mail: ${view?.alertEmails.join(", ") || "none"}`,
+            `Alert e-mail: ${emailLine || "none"}`,
             `API rate limit: ${describeLimit(view?.apiRateLimitPerMinute ?? null, defaultLimit)}`,
             `Monthly lookup budget: ${view?.monthlyBudgetUsd == null ? "none" : `$${view.monthlyBudgetUsd}`}`,
           ].join("\n"),

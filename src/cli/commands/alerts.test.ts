@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { sqliteEngine, type TestDatabase } from "../../../test/support/databases.js";
+import { openDatabase } from "../../db/connect.js";
 
 const SECRET = "https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx";
 
@@ -48,6 +49,35 @@ describe("velvet account set (alerts) and velvet alerts list", () => {
     expect(human.stdout).toContain("Chat webhook: https://hooks.slack.com/…uvwx");
     expect(human.stdout).toContain("Alert e-mail: team@acme.com, ceo@acme.com\n");
     expect(human.stdout).not.toContain("abcdefghijklmnopqrst");
+    expect(onlyJson(set).alertEmailsAwaitingConfirmation).toEqual([]);
+
+    // An address added on the dashboard that its owner has not confirmed yet: said as such.
+    const db = openDatabase(database.target);
+    try {
+      const now = Date.now();
+      await db.kysely
+        .insertInto("alert_email_confirmations")
+        .values({
+          account_id: accountId,
+          email_normalized: "ceo@acme.com",
+          email: "ceo@acme.com",
+          token_hash: "0".repeat(64),
+          expires_at: now + 86_400_000,
+          sent_at: now,
+          created_at: now,
+        })
+        .execute();
+    } finally {
+      await db.close();
+    }
+    const shown = await velvet("account", "set", "--account", accountId, "--json");
+    expect(onlyJson(shown)).toMatchObject({
+      alertEmails: ["team@acme.com", "ceo@acme.com"],
+      alertEmailsAwaitingConfirmation: ["ceo@acme.com"],
+    });
+    expect((await velvet("account", "set", "--account", accountId)).stdout).toContain(
+      "Alert e-mail: team@acme.com, ceo@acme.com (awaiting confirmation: no alerts yet)\n",
+    );
 
     // What the database says, whatever this command's own environment holds: the CLI is not the
     // server, and an operator's shell without SMTP_URL says nothing about it.

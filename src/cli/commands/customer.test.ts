@@ -105,7 +105,7 @@ describe("velvet customer show", () => {
     expect(enrichment).toMatchObject({
       vip: true,
       vipSince: enrichment.vipChangedAt,
-      vipChangeReason: expect.stringMatching(/^now a VIP: £\d+ over \d orders$/),
+      vipChangeReason: expect.stringMatching(/^now a VIP: £\d+\.\d\d over \d orders$/),
       rejudgedAt: expect.any(String),
     });
     expect(enrichment.signals).toContainEqual(

@@ -6,6 +6,7 @@ import { signalLabel } from "../../features/enrichment/score/signal-labels.js";
 import { formatSignalValue } from "../../features/enrichment/score/signal-values.js";
 import { verdictsOf } from "../../features/verdicts/list-verdicts.js";
 import { VERDICT_LABELS } from "../../features/verdicts/verdict-links.js";
+import { formatMoney } from "../../lib/money.js";
 import { CliError, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -66,7 +67,7 @@ export function registerCustomer(program: Command): void {
           `Orders: ${report.orders.length}`,
           ...report.orders.map(
             (o) =>
-              `  ${o.number ?? o.externalId ?? o.orderId}  ${o.total ?? "—"} ${o.currency}  ${o.createdAt}`,
+              `  ${o.number ?? o.externalId ?? o.orderId}  ${o.total === null ? "—" : formatMoney(o.total, o.currency)}  ${o.createdAt}`,
           ),
         ];
         return lines.join("\n");

@@ -1,16 +1,11 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runVelvet } from "../../../test/support/cli.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { ecbDailyXml, type FakeEcb, startFakeEcb } from "../../../test/support/fake-ecb.js";
 import { openDatabase } from "../../db/connect.js";
-
-const run = promisify(execFile);
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** Runs `velvet …` from source against the given database; never rejects, returns the outcome. */
 async function velvet(databaseUrl: string, ...args: string[]) {
@@ -18,20 +13,7 @@ async function velvet(databaseUrl: string, ...args: string[]) {
 }
 
 async function velvetWith(env: Record<string, string>, databaseUrl: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ["--import", "tsx", "src/cli/index.ts", ...args],
-      {
-        cwd: REPO,
-        env: { ...process.env, ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return runVelvet(args, { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" });
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "velvet-cli-zip-"));

@@ -12,6 +12,7 @@ import {
 } from "../../features/demo/sample-data.js";
 import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
+import { invokedAs } from "../invoked-as.js";
 import { printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { withDeps } from "../with-deps.js";
@@ -59,8 +60,8 @@ export function registerDemo(program: Command): void {
           added.customers === 0
             ? `The sample data is already there (${plural(added.skipped, "order")}).`
             : `Added ${plural(added.customers, "sample customer")} with ${plural(added.orders, "order")}: marked as sample, not billed, not alerted.`,
-          "They are enriched and scored by the worker of `velvet serve` within a minute.",
-          `Remove them with: velvet demo --account ${opts.account} --remove --yes`,
+          `They are enriched and scored by the worker of \`${invokedAs()} serve\` (npm start) within a minute.`,
+          `Remove them with: ${invokedAs()} demo --account ${opts.account} --remove --yes`,
         ].join("\n"),
       );
     });

@@ -77,6 +77,22 @@ for (const engine of ENGINES) {
         data: { destinationId: id },
       });
 
+      // From a shell without the server's key, or with another one: nothing sent, and why.
+      const testArgs = ["destination", "test", "--account", accountId, "--destination", id];
+      const [noKey, otherKey] = await Promise.all([
+        runVelvet(testArgs, { ...env, STORE_TOKEN_KEY: "" }),
+        runVelvet(testArgs, { ...env, STORE_TOKEN_KEY: "ab".repeat(32) }),
+      ]);
+      expect(noKey.code).toBe(1);
+      expect(noKey.stdout).toBe("");
+      expect(noKey.stderr).toMatch(
+        /^velvet: Not sent: STORE_TOKEN_KEY is not set: .* it needs the STORE_TOKEN_KEY the server runs with .* Send a test under Settings → Integrations → Destinations/,
+      );
+      expect(otherKey.stderr).toMatch(
+        /STORE_TOKEN_KEY is not the key the destination's secret was sealed with/,
+      );
+      expect(receiver.requests).toHaveLength(1);
+
       const listed = await runVelvet(["destination", "list", "--account", accountId], env);
       expect(listed.stdout).toContain(receiver.url);
       expect(listed.stdout).not.toContain(secret);

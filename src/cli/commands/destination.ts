@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import { addDestination } from "../../features/destinations/add-destination.js";
 import { DESTINATION_EVENTS } from "../../features/destinations/destination-events.js";
+import { SecretUnreadableError } from "../../features/destinations/destination-secrets.js";
 import { enableDestination } from "../../features/destinations/disable-destination.js";
 import { listDestinations } from "../../features/destinations/list-destinations.js";
 import { removeDestination } from "../../features/destinations/remove-destination.js";
@@ -122,7 +123,13 @@ export function registerDestination(program: Command): void {
         (deps) =>
           testDestination(deps, { accountId: opts.account, destinationId: opts.destination }),
         { providers: false },
-      );
+      ).catch((error: unknown) => {
+        if (!(error instanceof SecretUnreadableError)) throw error;
+        // The command sends from this shell, not from the server: it needs the server's key.
+        throw new CliError(
+          `Not sent: ${error.message}. This command sends from this shell, so it needs the STORE_TOKEN_KEY the server runs with (run it with the server's environment), or use Send a test under Settings → Integrations → Destinations, which the server sends`,
+        );
+      });
       if (result === null) throw new CliError(`No destination ${opts.destination}`);
       printResult(Boolean(opts.json), result, () =>
         result.outcome === "delivered"

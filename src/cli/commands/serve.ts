@@ -5,6 +5,7 @@ import { startServer, untilSignal } from "../../http/server.js";
 import { createWorker } from "../../jobs/worker.js";
 import { buildDeps, closeDeps } from "../../main.js";
 import { allTasks } from "../../tasks.js";
+import { invokedAs } from "../invoked-as.js";
 
 export function registerServe(program: Command): void {
   program
@@ -51,7 +52,7 @@ async function startLine(deps: AppDeps, url: string): Promise<string> {
   const api = `(API: POST ${base}/api/v1/orders)`;
   if (anyAccount.length > 0) return `Velvet is running: open ${base}/login to sign in ${api}`;
   return deps.config.signup === "closed"
-    ? `Velvet is running: sign-up is closed (SIGNUP=closed); create the first account with \`velvet account create\`, then sign in at ${base}/login ${api}`
+    ? `Velvet is running: sign-up is closed (SIGNUP=closed); create the first account with \`${invokedAs()} account create\`, then sign in at ${base}/login ${api}`
     : `Velvet is running: open ${base}/signup to create the first account ${api}`;
 }
 

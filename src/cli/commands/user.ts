@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { loadConfig } from "../../config.js";
 import { getAccount } from "../../features/accounts/get-account.js";
 import { addUser } from "../../features/team/add-user.js";
 import { cancelInvitation } from "../../features/team/cancel-invitation.js";
@@ -8,6 +9,7 @@ import { issueResetLink } from "../../features/team/password-reset.js";
 import type { TeamActor } from "../../features/team/team-actor.js";
 import { plural } from "../../lib/plural.js";
 import { commandActor } from "../cli-actor.js";
+import { linkBaseNote } from "../link-base.js";
 import { CliError, printDryRun, printResult } from "../output.js";
 import { parseId } from "../parse.js";
 import { renderTable } from "../table.js";
@@ -93,11 +95,12 @@ export function registerUser(program: Command): void {
         { providers: false },
       );
       const result = { ...added, expiresAt: iso(added.expiresAt) };
-      printResult(
-        Boolean(opts.json),
-        result,
-        () =>
-          `Added ${opts.email} as ${opts.role}. Send them this link to choose a password (works once, until ${result.expiresAt}):\n${added.setPasswordUrl}`,
+      printResult(Boolean(opts.json), result, () =>
+        [
+          `Added ${opts.email} as ${opts.role}. Send them this link to choose a password (works once, until ${result.expiresAt}):`,
+          added.setPasswordUrl,
+          ...linkBaseNote(loadConfig()),
+        ].join("\n"),
       );
     });
 
@@ -175,7 +178,11 @@ export function registerUser(program: Command): void {
         Boolean(opts.json),
         { resetUrl: link.resetUrl, expiresAt: iso(link.expiresAt) },
         () =>
-          `Send ${opts.email} this link to choose a new password (works once, for one hour; their sessions end when it is used):\n${link.resetUrl}`,
+          [
+            `Send ${opts.email} this link to choose a new password (works once, for one hour; their sessions end when it is used):`,
+            link.resetUrl,
+            ...linkBaseNote(loadConfig()),
+          ].join("\n"),
       );
     });
 }

@@ -11,7 +11,7 @@ import { VERDICT_LABELS } from "../verdicts/verdict-links.js";
 import { formatOrder } from "./build-chat-message.js";
 import type { AlertContent } from "./load-alert.js";
 import { subjectText } from "./subject-text.js";
-import { describeReason } from "./top-reasons.js";
+import { describeMore, describeReason } from "./top-reasons.js";
 
 const BUTTON =
   "display:inline-block;padding:6px 14px;margin-right:8px;border:1px solid #555;border-radius:4px;color:#111;text-decoration:none";
@@ -37,7 +37,8 @@ export function buildAlertEmail(c: AlertContent, envelope: AlertEmailEnvelope): 
   const location = c.location ?? "unknown";
   const tier = c.tier ? ` · ${c.tier}` : "";
   const score = `${c.score}${tier} (threshold ${c.threshold})`;
-  const reasons = c.reasons.map(describeReason);
+  // The reasons, then what the rest of the score adds, so the lines sum to the score.
+  const reasons = [...c.reasons.map(describeReason), ...(c.more ? [describeMore(c.more)] : [])];
   const links = c.verdictLinks ?? null;
   // The name is the customer's own text: shortened and without links in the subject.
   const subject = `VIP customer: ${subjectText(c.customerName) || "a new customer"} (score ${c.score}${c.tier ? ` · ${subjectText(c.tier)}` : ""})`;

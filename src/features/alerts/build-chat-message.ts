@@ -15,7 +15,7 @@
 import { formatMoney } from "../../lib/money.js";
 import { VERDICT_LABELS } from "../verdicts/verdict-links.js";
 import type { AlertContent } from "./load-alert.js";
-import { describeReason } from "./top-reasons.js";
+import { describeMore, describeReason } from "./top-reasons.js";
 
 export interface TextObject {
   type: "plain_text" | "mrkdwn";
@@ -92,6 +92,12 @@ export function formatOrder(order: AlertContent["order"]): string | null {
   return parts.length === 0 ? null : parts.join(" · ");
 }
 
+/** The reasons, then what the rest of the score adds ("+5 from 1 more signal"). */
+function whyLines(c: AlertContent): string[] {
+  const lines = c.reasons.map((r) => neutralChatText(describeReason(r)));
+  return c.more ? [...lines, describeMore(c.more)] : lines;
+}
+
 export function buildChatMessage(c: AlertContent): ChatMessage {
   const name = neutralChatText(c.customerName);
   const order = formatOrder(c.order);
@@ -104,10 +110,9 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
     mrkdwn(`*Location*\n${c.location === null ? "unknown" : neutralChatText(c.location)}`),
     mrkdwn(`*E-mail*\n${neutralChatText(c.customerEmail)}`),
   ];
+  const why = whyLines(c);
   const reasons =
-    c.reasons.length === 0
-      ? "_No single signal stood out._"
-      : c.reasons.map((r) => `• ${neutralChatText(describeReason(r))}`).join("\n");
+    why.length === 0 ? "_No single signal stood out._" : why.map((r) => `• ${r}`).join("\n");
   // A regular whose later orders made them a VIP: said first, in Velvet's words.
   const promotion = c.promotion ? `_${neutralChatText(c.promotion)}_\n` : "";
   const links = c.verdictLinks ?? null;
@@ -146,9 +151,7 @@ export function buildChatMessage(c: AlertContent): ChatMessage {
     c.promotion ? neutralChatText(c.promotion) : null,
     order === null ? null : `Order ${neutralChatText(order)}`,
     c.location === null ? null : neutralChatText(c.location),
-    c.reasons.length === 0
-      ? null
-      : `Why: ${c.reasons.map((r) => neutralChatText(describeReason(r))).join("; ")}`,
+    why.length === 0 ? null : `Why: ${why.join("; ")}`,
     `<${c.customerUrl}|Open in Velvet>`,
     links === null
       ? null

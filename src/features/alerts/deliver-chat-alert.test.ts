@@ -73,7 +73,9 @@ for (const engine of ENGINES) {
         "VIP customer: Jane Doe",
         "Seniority: c_level (+25)",
         "Net worth: $5,000,000 (+20)",
-        "Order value: 1250.00 USD (+15)",
+        "Order value: $1,250.00 (+15)",
+        // The rest of the score, so the reasons add up to 87.
+        "+27 from 3 more signals",
         "Austin, TX, US",
         vip.email,
       ]) {

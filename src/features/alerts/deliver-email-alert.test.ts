@@ -84,6 +84,8 @@ for (const engine of ENGINES) {
           "87 (threshold 70)",
           "Seniority: c_level (+25)",
           "Net worth: $5,000,000 (+20)",
+          "Order value: $1,250.00 (+15)",
+          "+27 from 3 more signals",
           "#1001 · $1,250.00",
           "Austin, TX, US",
           `${BASE_URL}/customers/${vip.customerId}`,

@@ -11,7 +11,7 @@ import { readTiers, tierOf } from "../customers/tiers.js";
 import { type VerdictLinks, verdictLinks } from "../verdicts/verdict-links.js";
 import { alertEmailStates } from "./alert-email-states.js";
 import { splitAlertEmails } from "./alert-settings.js";
-import { type AlertReason, topReasons } from "./top-reasons.js";
+import { type AlertReason, explainScore, type MoreReasons } from "./top-reasons.js";
 
 export interface AlertContent {
   customerId: string;
@@ -23,8 +23,10 @@ export interface AlertContent {
   /** The account's tier the score reaches (customers/tiers.ts); absent or null: none. */
   tier?: string | null;
   reasons: AlertReason[];
+  /** What the other signals add, so the reasons sum to the score; absent or null: nothing. */
+  more?: MoreReasons | null;
   /**
-   * Why a known customer became a VIP on later orders ("now a VIP: $3,020 over 21 orders",
+   * Why a known customer became a VIP on later orders ("now a VIP: $3,020.00 over 21 orders",
    * enrichment/rejudge/); absent for a VIP found at enrichment.
    */
   promotion?: string | null;
@@ -127,7 +129,7 @@ export async function loadAlert(
       score: row.score,
       threshold: row.threshold,
       tier: tierOf(row.score, readTiers(row.tiers)),
-      reasons: topReasons(row.signals ?? "[]"),
+      ...explainScore(row.signals ?? "[]"),
       promotion: row.vip === 1 ? (row.vip_change_reason ?? null) : null,
       order: order
         ? {

@@ -21,10 +21,23 @@ export function sealSecret(key: Buffer, destinationId: string, secret: string): 
   return sealer.seal(key, destinationId, { secret });
 }
 
+/** The secret cannot be read with the key this process has: none, or not the sealing one. */
+export class SecretUnreadableError extends Error {
+  override name = "SecretUnreadableError";
+}
+
 export function openSecret(key: Buffer | null, destinationId: string, sealed: string): string {
   if (key === null)
-    throw new Error("STORE_TOKEN_KEY is not set: the destination's secret cannot be read");
-  return sealer.open(key, destinationId, sealed).secret;
+    throw new SecretUnreadableError(
+      "STORE_TOKEN_KEY is not set: the destination's secret cannot be read",
+    );
+  try {
+    return sealer.open(key, destinationId, sealed).secret;
+  } catch {
+    throw new SecretUnreadableError(
+      "STORE_TOKEN_KEY is not the key the destination's secret was sealed with: it cannot be read",
+    );
+  }
 }
 
 /** What people may see of a secret: `…abcd`. */

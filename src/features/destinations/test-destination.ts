@@ -1,7 +1,8 @@
 /**
  * "Send a test": one `velvet.test` event sent right now through the destination's driver (not
  * the outbox: the answer is shown to whoever asked), so a receiver can check its signature
- * handling before any customer event arrives. Null when the account has no such destination.
+ * handling before any customer event arrives. Null when the account has no such destination;
+ * a SecretUnreadableError when this process cannot open the destination's secret.
  */
 import type { Deps } from "../../deps.js";
 import { newId } from "../../lib/ids.js";
@@ -32,9 +33,10 @@ export async function testDestination(
     timestamp: new Date(now).toISOString(),
     data: { destinationId: row.id, message: "A test from Velvet: this destination is set up." },
   });
+  // Thrown, not a failed delivery: nothing was sent, and what to do is the caller's to say.
+  const secret =
+    row.secret === null ? null : openSecret(deps.config.storeSync.tokenKey, row.id, row.secret);
   try {
-    const secret =
-      row.secret === null ? null : openSecret(deps.config.storeSync.tokenKey, row.id, row.secret);
     return await driver.send(
       deps,
       {

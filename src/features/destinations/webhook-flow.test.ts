@@ -112,6 +112,10 @@ for (const engine of ENGINES) {
         });
         expect(hook.body.data.score).toBeGreaterThan(hook.body.data.threshold as number);
         expect((hook.body.data.reasons as unknown[]).length).toBeGreaterThan(0);
+        // Money in the one format, as the alert and the dashboard write it.
+        expect(hook.body.data.reasons).toContainEqual(
+          expect.objectContaining({ label: "Order value", value: "$1,250.00" }),
+        );
       }
       // A signature made with another secret, or over other bytes, is refused.
       const [first] = hooks as [ReceivedWebhook];

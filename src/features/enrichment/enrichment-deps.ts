@@ -45,7 +45,7 @@ export interface VipChange {
   kind: "promoted" | "demoted";
   /** When (epoch ms): with the customer, what makes this change's events distinct. */
   at: number;
-  /** In words: "now a VIP: $3,020 over 21 orders". */
+  /** In words: "now a VIP: $3,020.00 over 21 orders". */
   reason: string;
 }
 

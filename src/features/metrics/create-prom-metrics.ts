@@ -15,6 +15,11 @@ import { type JobStats, readJobStats } from "./read-job-stats.js";
 import { readStoreConnections } from "./read-store-connections.js";
 import { RequestHistogram } from "./request-histogram.js";
 
+// The package's version: the same from src/ (tests) and dist/ (built), three levels up.
+export const RELEASE: string = JSON.parse(
+  fs.readFileSync(new URL("../../../package.json", import.meta.url), "utf8"),
+).version;
+
 const CIRCUIT_STATES: CircuitState[] = ["closed", "open", "half_open"];
 const JOB_STATES = ["due", "running", "scheduled", "given_up"] as const;
 
@@ -153,6 +158,16 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
       },
     });
   }
+
+  // What is running, as Prometheus' `*_build_info` convention has it: one series whose value is
+  // 1 and whose labels name the release, kept off every other metric (a label that changed with
+  // each build would start new series for all of them at each deploy).
+  new Gauge({
+    name: "velvet_build_info",
+    help: "The running Velvet: its release and Node.js version (always 1)",
+    labelNames: ["version", "node_version"],
+    registers: [registry],
+  }).set({ version: RELEASE, node_version: process.versions.node }, 1);
 
   const setCircuit = (provider: string, state: CircuitState) => {
     for (const s of CIRCUIT_STATES) circuit.set({ provider, state: s }, s === state ? 1 : 0);

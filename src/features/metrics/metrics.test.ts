@@ -22,8 +22,9 @@ import { createAccount } from "../accounts/create-account.js";
 import { createAlertDelivery } from "../alerts/alert-deps.js";
 import { deliverChatAlert } from "../alerts/deliver-chat-alert.js";
 import { enqueueVipAlerts } from "../alerts/enqueue-vip-alerts.js";
+import { SCRIPT, STYLESHEET } from "../dashboard/assets/asset-routes.js";
 import type { EnrichmentProvider } from "../enrichment/providers/provider.js";
-import { createPromMetrics } from "./create-prom-metrics.js";
+import { createPromMetrics, RELEASE } from "./create-prom-metrics.js";
 import { type MetricsServer, startMetricsServer } from "./metrics-server.js";
 
 /** The value of one sample in a Prometheus text exposition, or null when it is absent. */
@@ -95,6 +96,26 @@ for (const engine of ENGINES) {
       if (engine.name === "sqlite")
         expect(sample(text, "velvet_sqlite_wal_bytes")).toBeGreaterThan(0);
       else expect(sample(text, "velvet_sqlite_wal_bytes")).toBeNull();
+      expect(
+        sample(text, "velvet_build_info", {
+          version: RELEASE,
+          node_version: process.versions.node,
+        }),
+      ).toBe(1);
+    });
+
+    it("labels the hashed assets by one route pattern, the same whatever the build", async () => {
+      for (const asset of [STYLESHEET, SCRIPT])
+        expect((await fetch(`${server.url}${asset.path}`)).status).toBe(200);
+      expect((await fetch(`${server.url}/assets/velvet.000000000000.css`)).status).toBe(404);
+      const text = await scrape();
+      const http = "velvet_http_request_duration_seconds_count";
+      expect(sample(text, http, { method: "GET", route: "/assets/:file", status: "200" })).toBe(2);
+      // No label anywhere carries a file's content hash.
+      for (const asset of [STYLESHEET, SCRIPT]) {
+        const hash = asset.path.split(".").at(-2) as string;
+        expect(text).not.toContain(hash);
+      }
     });
 
     it("counts requests, submissions, the queue, provider answers and alert deliveries", async () => {
@@ -170,8 +191,9 @@ for (const engine of ENGINES) {
       expect(sample(text, http, { method: "POST", route: "/api/v1/orders", status: "400" })).toBe(
         1,
       );
-      // This 404 and the first test's GET /metrics on the public port: one series for both.
-      expect(sample(text, http, { method: "GET", route: "unmatched", status: "404" })).toBe(2);
+      // This 404, the first test's GET /metrics on the public port and the unknown asset: one
+      // series for all three.
+      expect(sample(text, http, { method: "GET", route: "unmatched", status: "404" })).toBe(3);
       // The repeat came while the enrichment was pending: queued too.
       const submissions = (status: string) =>
         sample(text, "velvet_order_submissions_total", { enrichment_status: status });

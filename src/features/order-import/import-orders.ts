@@ -319,9 +319,12 @@ async function countBatch(context: BatchContext, all: OrderItem[]): Promise<void
 }
 
 function fileSize(path: string): number {
+  let stat: ReturnType<typeof statSync>;
   try {
-    return statSync(path).size;
+    stat = statSync(path);
   } catch {
     throw new ImportError(`No such file: ${path}`);
   }
+  if (stat.isDirectory()) throw new ImportError(`Not a file but a directory: ${path}`);
+  return stat.size;
 }

@@ -34,9 +34,13 @@ export async function* readOrderFile(
   path: string,
   progress: FileProgress = { bytes: 0 },
 ): AsyncGenerator<FileItem> {
-  const parser = createReadStream(path).pipe(
+  const source = createReadStream(path);
+  const parser = source.pipe(
     parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }),
   );
+  // pipe() does not pass a read error on: without this, an unreadable file (a directory, no
+  // permission) is an unhandled 'error' event and a stack trace instead of a message.
+  source.on("error", (error) => parser.destroy(error));
   let format: ImportFormat | null = null;
   let index = new Map<string, number>();
   let group: { key: string; line: number; rows: number; first: Row } | null = null;
@@ -74,6 +78,8 @@ export async function* readOrderFile(
     if (error instanceof ImportError) throw error;
     const code = (error as { code?: string }).code;
     if (code === "ENOENT") throw new ImportError(`No such file: ${path}`);
+    if (code === "EISDIR") throw new ImportError(`Not a file but a directory: ${path}`);
+    if (code === "EACCES") throw new ImportError(`No permission to read ${path}`);
     if (code?.startsWith("CSV_"))
       throw new ImportError(`Not a readable CSV file: ${(error as Error).message}`);
     throw error;

@@ -22,6 +22,18 @@ export interface ValidLink {
   customerId: string;
   channel: "chat" | "email";
   verdict: VerdictValue;
+  /** Who the verdict is about, as little as names them: "Jane D." (customerShortName). */
+  customerName: string;
+}
+
+/** "Jane D.": the first name and the last name's initial; "Jane", "D.", or "this customer". */
+export function customerShortName(firstName: string | null, lastName: string | null): string {
+  const first = firstName?.trim() ?? "";
+  const initial = Array.from(lastName?.trim() ?? "")[0];
+  const short = [first, initial === undefined ? "" : `${initial.toUpperCase()}.`]
+    .filter((part) => part !== "")
+    .join(" ");
+  return short === "" ? "this customer" : short;
 }
 
 /** The link's alert and verdict when the link is genuine and current; null otherwise. */
@@ -35,8 +47,18 @@ export async function checkVerdictLink(
     return null;
   const alert = await db
     .selectFrom("alerts")
-    .select(["id", "account_id", "customer_id", "channel", "created_at", "verdict_secret"])
-    .where("id", "=", link.alert.toLowerCase())
+    .leftJoin("customers", "customers.id", "alerts.customer_id")
+    .select([
+      "alerts.id",
+      "alerts.account_id",
+      "alerts.customer_id",
+      "alerts.channel",
+      "alerts.created_at",
+      "alerts.verdict_secret",
+      "customers.first_name",
+      "customers.last_name",
+    ])
+    .where("alerts.id", "=", link.alert.toLowerCase())
     .executeTakeFirst();
   if (!alert || alert.verdict_secret === null) return null;
   // Checked before the age, so a forged link learns nothing about whether the alert exists.
@@ -48,6 +70,7 @@ export async function checkVerdictLink(
     customerId: alert.customer_id,
     channel: alert.channel,
     verdict,
+    customerName: customerShortName(alert.first_name, alert.last_name),
   };
 }
 

@@ -219,9 +219,13 @@ for (const engine of ENGINES) {
       const followed = await follow(app, emailLinks.wrong);
       expect(followed.page.status).toBe(200);
       expect(followed.html).toContain("Record: Not a VIP");
+      // It names who it is about, by first name and initial only: nothing more of theirs.
+      expect(followed.html).toContain("Record that Grace H. is not a VIP?");
+      expect(followed.html).not.toContain("Hopper");
+      expect(followed.html).not.toContain("navy-systems.com");
       expect(followed.posted.status).toBe(200);
       const recorded = await followed.posted.text();
-      expect(recorded).toContain("Recorded: Not a VIP");
+      expect(recorded).toContain("Recorded: Not a VIP (Grace H.)");
       expect(recorded).toContain(`/customers/${customerId}`);
 
       const after = (await owner.page("/settings/alerts")).html;

@@ -6,7 +6,7 @@ import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { integrationsNav } from "../stores/stores-view.js";
-import { curlExample } from "./curl-example.js";
+import { curlExample, EXAMPLE_OUTCOME } from "./curl-example.js";
 import type { FlashedKey } from "./key-flash.js";
 
 export interface ApiAccessProps {
@@ -84,7 +84,7 @@ ${p.newKey ? newKeyBox(p.newKey, p.welcome) : ""}
 </section>
 <section class="panel" aria-labelledby="curl-title">
   <div class="panel-head"><h2 id="curl-title">Send an order</h2><button type="button" class="secondary small copy-button" data-copy="curl-example">Copy</button></div>
-  <p class="muted">Paste this into a terminal${p.newKey ? "" : ", with your key in the first line"}. Velvet answers with the customer's id and starts enriching them; they appear under <a href="/customers">Customers</a> within seconds.</p>
+  <p class="muted">Paste this into a terminal${p.newKey ? "" : ", with your key in the first line"}. Velvet answers with the customer's id and starts enriching them; they appear under <a href="/customers">Customers</a> within seconds. ${EXAMPLE_OUTCOME}</p>
   <pre class="code" id="curl-example" tabindex="0" aria-label="Example request">${example}</pre>
   <p class="muted small">The key goes in <code>Authorization: Bearer …</code> (or <code>x-api-key</code>). Only <code>email</code>, <code>firstName</code> and <code>lastName</code> are required.</p>
 </section>`,

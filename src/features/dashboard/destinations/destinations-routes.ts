@@ -13,6 +13,7 @@ import { type AuditActor, userActor } from "../../audit/audit-actor.js";
 import { addDestination } from "../../destinations/add-destination.js";
 import { apiVersionStandings } from "../../destinations/api-version-warnings.js";
 import type { DestinationsDeps } from "../../destinations/destination-driver.js";
+import { SecretUnreadableError } from "../../destinations/destination-secrets.js";
 import { enableDestination } from "../../destinations/disable-destination.js";
 import { listDeliveries } from "../../destinations/list-deliveries.js";
 import { listDestinations } from "../../destinations/list-destinations.js";
@@ -167,7 +168,13 @@ export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & De
       const session = sessionOf(request);
       const { destinationId } = request.params;
       if (!isUuid(destinationId)) return sendNotFoundPage(reply, session);
-      const result = await testDestination(deps, { accountId: session.accountId, destinationId });
+      const result = await testDestination(deps, {
+        accountId: session.accountId,
+        destinationId,
+      }).catch((error: unknown) => {
+        if (!(error instanceof SecretUnreadableError)) throw error;
+        return { outcome: "failed" as const, statusCode: null, error: error.message };
+      });
       if (result === null) return sendNotFoundPage(reply, session);
       const notice: Notice =
         result.outcome === "delivered"

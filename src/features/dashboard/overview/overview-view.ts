@@ -2,7 +2,7 @@
 
 import { plural } from "../../../lib/plural.js";
 import { atLeast } from "../../team/roles.js";
-import { curlExample } from "../api-access/curl-example.js";
+import { curlExample, EXAMPLE_OUTCOME } from "../api-access/curl-example.js";
 import { barChart } from "../html/bar-chart.js";
 import { type Notice, notice, pageHead, vipBadge } from "../html/components.js";
 import { formatCount, formatPercent, timeTag } from "../html/format.js";
@@ -48,7 +48,8 @@ function gettingStarted(o: Overview, publicBaseUrl: string): SafeHtml {
         : html`<a href="/settings/integrations">Generate one</a> under Settings → Integrations → API Access.`
     }</li>
     <li><strong>Send your first order.</strong> From your platform, or from a terminal:
-      <div class="code-block"><pre class="code" id="curl-example" tabindex="0" aria-label="Example request">${curlExample(publicBaseUrl, null)}</pre><button type="button" class="secondary small copy-button" data-copy="curl-example">Copy</button></div></li>
+      <div class="code-block"><pre class="code" id="curl-example" tabindex="0" aria-label="Example request">${curlExample(publicBaseUrl, null)}</pre><button type="button" class="secondary small copy-button" data-copy="curl-example">Copy</button></div>
+      <p class="muted small">${EXAMPLE_OUTCOME}</p></li>
     <li><strong>Meet your customers.</strong> Each one appears under <a href="/customers">Customers</a> and is scored within seconds; VIPs are <a href="/settings/alerts">alerted</a> to your team.</li>
   </ol>
 </section>`;

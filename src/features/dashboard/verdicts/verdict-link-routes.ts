@@ -2,8 +2,9 @@
  * The "Right" / "Not a VIP" links of an alert's e-mail and chat message: GET /verdict shows a
  * page with one button (mail scanners and chat previews that open links must not record a
  * verdict), POST records it. No sign-in: whoever reads the alert may say whether the VIP is
- * right. A link that is forged, altered or more than 90 days old gets the 400 page; the page
- * shows no customer data, only what the link does.
+ * right. A link that is forged, altered or more than 90 days old gets the 400 page. A genuine
+ * link's page names the customer as little as tells who it is about ("Jane D.": the alert
+ * itself gave the full name to whoever holds the link), and nothing else of theirs.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
@@ -46,10 +47,11 @@ export function registerVerdictLinkRoutes(app: FastifyInstance, deps: Deps): voi
     if (valid === null) return sendInvalid(reply);
     const csrf = loginCsrfToken(request, reply);
     const label = VERDICT_LABELS[valid.verdict];
+    const who = valid.customerName;
     const question =
       valid.verdict === "right"
-        ? "Record that this VIP alert was right?"
-        : "Record that this customer is not a VIP?";
+        ? `Record that the VIP alert about ${who} was right?`
+        : `Record that ${who} is not a VIP?`;
     return sendPage(
       reply,
       bareCard(
@@ -82,7 +84,7 @@ export function registerVerdictLinkRoutes(app: FastifyInstance, deps: Deps): voi
         bareCard(
           "Not recorded",
           html`<h1>Nothing was recorded</h1>
-<p>This customer is no longer a VIP (their score was worked out again), so there is nothing to judge.</p>`,
+<p>${outcome.link.customerName} is no longer a VIP (their score was worked out again), so there is nothing to judge.</p>`,
         ),
         400,
       );
@@ -92,7 +94,7 @@ export function registerVerdictLinkRoutes(app: FastifyInstance, deps: Deps): voi
       reply,
       bareCard(
         "Verdict recorded",
-        html`<h1>Recorded: ${VERDICT_LABELS[outcome.verdict]}</h1>
+        html`<h1>Recorded: ${VERDICT_LABELS[outcome.verdict]} (${outcome.link.customerName})</h1>
 <p>Thank you. Velvet counts your verdict in the precision shown beside the VIP threshold.</p>
 <p>Changed your mind? Give another verdict on <a href="${url}">the customer's page</a> (sign-in needed), or use the other link in the alert: the latest verdict counts.</p>`,
       ),

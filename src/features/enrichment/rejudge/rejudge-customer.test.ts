@@ -132,25 +132,25 @@ for (const engine of ENGINES) {
       const outcome = await rejudge();
       expect(outcome).toMatchObject({
         kind: "promoted",
-        reason: "now a VIP: $2,600 over 13 orders",
+        reason: "now a VIP: $2,600.00 over 13 orders",
       });
       const stored = await enrichment();
       expect(stored.vip).toBe(1);
       expect(stored.vip_since).toBe(stored.vip_changed_at);
-      expect(stored.vip_change_reason).toBe("now a VIP: $2,600 over 13 orders");
+      expect(stored.vip_change_reason).toBe("now a VIP: $2,600.00 over 13 orders");
       expect(JSON.parse(stored.signals)).toContainEqual(MANAGER_LINE);
       expect(await alerts()).toEqual([{ channel: "chat" }]);
       const vip = await deliveries("customer.vip");
       expect(vip).toHaveLength(1);
       expect(vip[0]?.data).toMatchObject({
         vip: true,
-        change: { kind: "promoted", reason: "now a VIP: $2,600 over 13 orders" },
+        change: { kind: "promoted", reason: "now a VIP: $2,600.00 over 13 orders" },
       });
 
       const { html } = await browser.page(`/customers/${customerId}`);
       expect(html).toContain("<dt>VIP since</dt>");
       expect(html).toContain("<dt>Became a VIP</dt>");
-      expect(html).toContain("now a VIP: $2,600 over 13 orders");
+      expect(html).toContain("now a VIP: $2,600.00 over 13 orders");
       expect(html).toContain("$2,600.00 over 13 orders");
     });
 
@@ -163,7 +163,7 @@ for (const engine of ENGINES) {
       expect(stored.vip).toBe(0);
       expect(stored.vip_since).toBeNull();
       expect(stored.vip_change_reason).toMatch(
-        /^no longer a VIP: \$600 over 3 orders \(score \d+, threshold 70\)$/,
+        /^no longer a VIP: \$600.00 over 3 orders \(score \d+, threshold 70\)$/,
       );
       expect(await alerts()).toHaveLength(1);
       const lost = await deliveries("customer.not_vip");

@@ -188,7 +188,7 @@ for (const engine of ENGINES) {
       );
       const promoted = await enrichment(customerId);
       expect(promoted?.score ?? 0).toBeGreaterThan(70);
-      expect(promoted?.vip_change_reason).toMatch(/^now a VIP: \$[\d,]+ over \d+ orders$/);
+      expect(promoted?.vip_change_reason).toMatch(/^now a VIP: \$[\d,]+\.\d\d over \d+ orders$/);
       expect(promoted?.vip_since).toBe(promoted?.vip_changed_at);
       expect(JSON.parse(promoted?.signals ?? "[]")).toContainEqual({
         source: "offline",
@@ -247,7 +247,7 @@ for (const engine of ENGINES) {
       const demoted = await enrichment(customerId);
       expect(demoted?.vip_since).toBeNull();
       expect(demoted?.vip_change_reason).toMatch(
-        /^no longer a VIP: \$2,301 over 16 orders \(score \d+, threshold 70\)$/,
+        /^no longer a VIP: \$2,300.80 over 16 orders \(score \d+, threshold 70\)$/,
       );
       await waitFor(
         "customer.not_vip",

@@ -6,7 +6,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedVip } from "../../../../test/support/alert-fixtures.js";
+import { seedVip, VIP_SIGNALS } from "../../../../test/support/alert-fixtures.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { manualClock, waitFor } from "../../../../test/support/job-deps.js";
 import { startTestDeps, type TestDeps } from "../../../../test/support/test-deps.js";
@@ -76,7 +76,7 @@ for (const engine of ENGINES) {
         .select(["signals", "profile", "score"])
         .where("customer_id", "=", old.customerId)
         .executeTakeFirstOrThrow();
-      expect(JSON.parse(enrichment.signals)).toHaveLength(5);
+      expect(JSON.parse(enrichment.signals)).toHaveLength(VIP_SIGNALS.length);
       expect(enrichment.score).toBe(87);
       expect((await rawOf(fresh.customerId)).raw).toContain(fresh.email);
       expect(await clearOldProviderAnswers(deps)).toEqual({ cleared: 0, more: false });
