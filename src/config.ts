@@ -43,6 +43,8 @@ const ConfigSchema = z.object({
 
   // The job worker (inside `velvet serve`, or alone as `velvet worker`).
   WORKER_ENABLED: boolish.default(true),
+  // `velvet serve` runs its worker on a thread of its own (off the thread that answers orders).
+  WORKER_THREAD: boolish.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   WORKER_IDLE_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
@@ -152,6 +154,8 @@ export interface Config {
   apiRateLimitPerMinute: number;
   worker: {
     enabled: boolean;
+    /** `velvet serve`: the worker on its own thread (worker-thread.ts) rather than the serving one. */
+    thread: boolean;
     concurrency: number;
     pollIntervalMs: number;
     /** PostgreSQL: idle polling while LISTEN/NOTIFY wake-ups arrive (polling is the fallback). */
@@ -244,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE,
     worker: {
       enabled: e.WORKER_ENABLED,
+      thread: e.WORKER_THREAD,
       concurrency: e.WORKER_CONCURRENCY,
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,
       idlePollIntervalMs: e.WORKER_IDLE_POLL_INTERVAL_MS,

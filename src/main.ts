@@ -141,6 +141,10 @@ export interface BuildDepsOptions {
    * admin commands never collect.
    */
   metrics?: boolean;
+  /** SQLite: the write lock of the thread that opened the file first (a worker thread's). */
+  sqliteWriteLock?: SharedArrayBuffer;
+  /** Record metrics here instead (a worker thread forwarding to its process's registry). */
+  recordMetricsTo?: Metrics;
 }
 
 /** Opens the database (migrating it unless told not to) and returns the dependency object. */
@@ -148,6 +152,7 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
   const config = options.config ?? loadConfig();
   const log = options.log ?? createLogger(config);
   const db = openDatabase(config.database, {
+    sharedWriteLock: options.sqliteWriteLock,
     backgroundCheckpoints: options.longRunning
       ? ({ failing }) =>
           failing === null
@@ -165,15 +170,17 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
   // A process that runs for long says so when the platform versions it speaks are ageing.
   if (options.longRunning) warnOfAgeingApiVersions(config, clock.now(), log);
   const collect = options.metrics ?? (options.longRunning === true && config.metrics.port !== null);
-  const metrics: Metrics = collect
-    ? createPromMetrics({
-        db,
-        clock,
-        sqliteFile: config.database.kind === "sqlite" ? config.database.file : null,
-        providers:
-          options.providers?.map((p) => p.name) ?? configuredProviderNames(config.enrichment),
-      })
-    : noMetrics;
+  const metrics: Metrics =
+    options.recordMetricsTo ??
+    (collect
+      ? createPromMetrics({
+          db,
+          clock,
+          sqliteFile: config.database.kind === "sqlite" ? config.database.file : null,
+          providers:
+            options.providers?.map((p) => p.name) ?? configuredProviderNames(config.enrichment),
+        })
+      : noMetrics);
   // Provider quotas and chat pacing hold for every process on the database (shared-limits/).
   const sharedLimits = sharedLimitsBackend(db);
   const threaded =

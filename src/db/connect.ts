@@ -14,6 +14,7 @@ import { VelvetPostgresDialect } from "./postgres-dialect.js";
 import type { Database } from "./schema.js";
 import { type CheckpointListener, startBackgroundCheckpoints } from "./sqlite-checkpoints.js";
 import { DEFAULT_BUSY_TIMEOUT_MS, GroupCommitSqliteDriver } from "./sqlite-driver.js";
+import { ThreadWriteLock } from "./thread-write-lock.js";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -57,6 +58,11 @@ export interface SqliteDirect {
   /** Compiles the prepared queries' SQL (SQLite's dialect); never runs anything itself. */
   kysely: Kysely<Database>;
   driver: GroupCommitSqliteDriver;
+  /**
+   * The write lock this process's threads take in turn (thread-write-lock.ts): its buffer is
+   * handed to a thread that opens the same file (`OpenOptions.sharedWriteLock`). Null in memory.
+   */
+  writeLock: ThreadWriteLock | null;
 }
 
 /**
@@ -84,6 +90,11 @@ export interface OpenOptions {
    * processes; the function hears when checkpoints start failing and when they work again.
    */
   backgroundCheckpoints?: CheckpointListener;
+  /**
+   * SQLite: another thread of this process opened the file and writes to it (`SqliteDirect.writeLock`);
+   * this connection takes the write lock in turn with it, after it (this is not the serving thread).
+   */
+  sharedWriteLock?: SharedArrayBuffer;
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
@@ -123,13 +134,24 @@ function openSqlite(
     options.backgroundCheckpoints !== undefined && reader !== null
       ? startBackgroundCheckpoints(writer, file, options.backgroundCheckpoints)
       : null;
-  const dialect = new VelvetSqliteDialect(writer, reader, busyTimeoutMs);
+  const threads =
+    reader === null
+      ? null
+      : new ThreadWriteLock(
+          { urgent: options.sharedWriteLock === undefined },
+          options.sharedWriteLock,
+        );
+  const dialect = new VelvetSqliteDialect(writer, reader, busyTimeoutMs, threads);
   const kysely = new Kysely<Database>({ dialect });
   const close = async () => {
     await checkpoints?.stop();
     await kysely.destroy();
   };
-  const sqlite = { kysely, driver: dialect.driver as GroupCommitSqliteDriver };
+  const sqlite = {
+    kysely,
+    driver: dialect.driver as GroupCommitSqliteDriver,
+    writeLock: threads,
+  };
   return { kysely, indexed: kysely, dialect: "sqlite", sqlite, close };
 }
 
@@ -141,12 +163,18 @@ class VelvetSqliteDialect extends SqliteDialect {
     readonly writer: SQLite.Database,
     readonly reader: SQLite.Database | null,
     readonly busyTimeoutMs: number,
+    readonly threads: ThreadWriteLock | null,
   ) {
     super({ database: writer });
   }
 
   override createDriver(): Driver {
-    this.driver = new GroupCommitSqliteDriver(this.writer, this.reader, this.busyTimeoutMs);
+    this.driver = new GroupCommitSqliteDriver(
+      this.writer,
+      this.reader,
+      this.busyTimeoutMs,
+      this.threads,
+    );
     return this.driver;
   }
 

@@ -46,6 +46,7 @@
  */
 import type SQLite from "better-sqlite3";
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
+import type { ThreadWriteLock } from "./thread-write-lock.js";
 import { waitForWriteLock } from "./wait-for-write-lock.js";
 
 const MAX_GROUP = 100;
@@ -135,19 +136,25 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
   #lastWriteError: unknown = undefined;
 
   readonly #busyTimeoutMs: number;
+  /** Shared with the other threads of this process that write (thread-write-lock.ts). */
+  readonly #threads: ThreadWriteLock | null;
+  #holdsThreads = false;
 
   /**
    * `reader` is null for an in-memory database, which cannot be shared: reads use the writer.
    * The writer must have busy_timeout = 0 (connect.ts): waiting is done here, asynchronously.
+   * `threads`: the write lock this process's threads take in turn, when more than one writes.
    */
   constructor(
     writer: SQLite.Database,
     reader: SQLite.Database | null,
     busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
+    threads: ThreadWriteLock | null = null,
   ) {
     this.writer = new StatementCache(writer);
     this.#reader = reader === null ? null : new StatementCache(reader);
     this.#busyTimeoutMs = busyTimeoutMs;
+    this.#threads = threads;
   }
 
   async init(): Promise<void> {}
@@ -182,6 +189,7 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     if (!handle.holdsWriter) await this.#lockWriter(handle);
     try {
       if (this.#group === null) {
+        await this.#takeThreads();
         const begin = this.writer.get("begin immediate");
         await waitForWriteLock(() => begin.run(), this.#busyTimeoutMs);
         this.#group = [];
@@ -190,6 +198,7 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     } catch (error) {
       // A SAVEPOINT failing right after a fresh BEGIN must not leave that empty group open.
       this.#endGroupIfEmpty();
+      this.#releaseThreadsIfDone();
       throw error;
     }
     handle.inTransaction = true;
@@ -205,7 +214,8 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     const committed = new Promise<void>((resolve, reject) => {
       group.push({ resolve, reject });
     });
-    if (group.length >= MAX_GROUP) this.#flush();
+    // The serving thread waiting for the lock: commit now rather than at the end of the turn.
+    if (group.length >= MAX_GROUP || this.#shouldYieldLock()) this.#flush();
     else this.#scheduleFlush();
     this.#unlockWriter(handle);
     await committed;
@@ -265,6 +275,10 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
 
   async destroy(): Promise<void> {
     if (!this.#writerHeld) this.#flush();
+    if (this.#holdsThreads) {
+      this.#holdsThreads = false;
+      this.#threads?.release();
+    }
     this.#reader?.db.close();
     this.writer.db.close();
   }
@@ -280,8 +294,17 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     try {
       const statement = this.writer.get(query.sql);
       // Outside a transaction a write takes the lock itself (autocommit): wait for it here too.
-      if (!handle.inTransaction && !statement.readonly)
-        return await waitForWriteLock(() => run(statement, query.parameters), this.#busyTimeoutMs);
+      if (!handle.inTransaction && !statement.readonly) {
+        await this.#takeThreads();
+        try {
+          return await waitForWriteLock(
+            () => run(statement, query.parameters),
+            this.#busyTimeoutMs,
+          );
+        } finally {
+          this.#releaseThreadsIfDone();
+        }
+      }
       return run(statement, query.parameters);
     } catch (error) {
       this.#lastWriteError = error;
@@ -293,6 +316,31 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
   async writerOutsideTransaction(handle: ConnectionHandle): Promise<void> {
     await this.#lockWriter(handle);
     this.#flush();
+  }
+
+  /**
+   * A thread other than the serving one commits as soon as no transaction of its own queues
+   * behind this one, or at once when the serving thread waits, rather than at the end of its
+   * turn: the write lock is never held through the rest of a worker's turn.
+   */
+  #shouldYieldLock(): boolean {
+    const threads = this.#threads;
+    if (threads === null || threads.serving) return false;
+    return threads.urgentWaiting || this.#waiting.length === 0;
+  }
+
+  /** The other threads' turn is over: this one's write transaction may begin. */
+  async #takeThreads(): Promise<void> {
+    if (this.#threads === null || this.#holdsThreads) return;
+    await this.#threads.acquire(this.#busyTimeoutMs);
+    this.#holdsThreads = true;
+  }
+
+  /** Hands the write lock to the other threads once no transaction is open on the writer. */
+  #releaseThreadsIfDone(): void {
+    if (!this.#holdsThreads || this.writer.db.inTransaction) return;
+    this.#holdsThreads = false;
+    this.#threads?.release();
   }
 
   #lockWriter(handle: ConnectionHandle): Promise<void> | undefined {
@@ -344,6 +392,7 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
       failure = error;
       if (this.writer.db.inTransaction) this.writer.get("rollback").run();
     }
+    this.#releaseThreadsIfDone();
     for (const member of members) {
       if (failure === null) member.resolve();
       else member.reject(failure);
@@ -354,6 +403,7 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     if (this.#group === null || this.#group.length > 0) return;
     this.#group = null;
     if (this.writer.db.inTransaction) this.writer.get("rollback").run();
+    this.#releaseThreadsIfDone();
   }
 }
 

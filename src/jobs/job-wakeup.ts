@@ -14,8 +14,11 @@ import type { WakeupListener } from "./pg-wakeups.js";
 
 export interface JobWakeup {
   notify(): void;
-  /** Returns the function that unsubscribes. */
-  subscribe(listener: () => void): () => void;
+  /**
+   * Returns the function that unsubscribes. A `local` listener hears this process's `notify()`
+   * only, never opening a LISTEN connection (a relay to a worker thread that listens itself).
+   */
+  subscribe(listener: () => void, options?: { local?: boolean }): () => void;
   /** True while wake-ups from other processes arrive (a healthy LISTEN connection). */
   readonly listening: boolean;
   /** Stops listening and sending. */
@@ -41,8 +44,9 @@ export function createJobWakeup(crossProcess?: CrossProcessWakeups): JobWakeup {
       ring();
       crossProcess?.broadcast();
     },
-    subscribe: (l) => {
+    subscribe: (l, options) => {
       listeners.add(l);
+      if (options?.local === true) return () => listeners.delete(l);
       if (crossProcess !== undefined && listener === null) listener = crossProcess.listen(ring);
       return () => {
         listeners.delete(l);

@@ -5,6 +5,7 @@ import { startServer, untilSignal } from "../../http/server.js";
 import { createWorker } from "../../jobs/worker.js";
 import { buildDeps, closeDeps } from "../../main.js";
 import { allTasks } from "../../tasks.js";
+import { startWorkerThread } from "../../worker-thread.js";
 import { invokedAs } from "../invoked-as.js";
 
 export function registerServe(program: Command): void {
@@ -26,10 +27,19 @@ export function registerServe(program: Command): void {
         await closeDeps(deps);
         throw error;
       });
-      const worker = deps.config.worker.enabled ? createWorker(deps, allTasks(deps)) : null;
-      worker?.start();
+      const worker = await startWorker(deps).catch(async (error: unknown) => {
+        await metrics.close();
+        await server.close();
+        await closeDeps(deps);
+        throw error;
+      });
       deps.log.info(
-        { url: server.url, database: deps.db.dialect, workerId: worker?.id ?? null },
+        {
+          url: server.url,
+          database: deps.db.dialect,
+          workerId: worker?.id ?? null,
+          workerRunsOn: worker?.runsOn ?? null,
+        },
         "velvet is listening",
       );
       process.stderr.write(`${await startLine(deps, server.url)}\n`);
@@ -42,6 +52,31 @@ export function registerServe(program: Command): void {
         await closeDeps(deps);
       });
     });
+}
+
+/**
+ * The job worker, unless WORKER_ENABLED=false: on a thread of its own (worker-thread.ts), or on
+ * the serving thread with WORKER_THREAD=false and for an in-memory SQLite database, which another
+ * thread cannot open.
+ */
+async function startWorker(
+  deps: AppDeps,
+): Promise<{ id: string; runsOn: "own thread" | "serving thread"; stop(): Promise<void> } | null> {
+  if (!deps.config.worker.enabled) return null;
+  const { database } = deps.config;
+  if (deps.config.worker.thread && !(database.kind === "sqlite" && database.file === ":memory:")) {
+    const thread = await startWorkerThread(deps, (error) => {
+      deps.log.fatal({ err: error }, "the worker thread failed: stopping");
+      process.exitCode = 1;
+      process.kill(process.pid, "SIGTERM");
+    });
+    // Every commit that enqueued a job in this thread rings the worker's.
+    deps.jobs.subscribe(thread.notify, { local: true });
+    return { id: thread.id, runsOn: "own thread", stop: thread.stop };
+  }
+  const worker = createWorker(deps, allTasks(deps));
+  worker.start();
+  return { id: worker.id, runsOn: "serving thread", stop: worker.stop };
 }
 
 /** The one human line beside the JSON logs: where a person goes next. */

@@ -187,24 +187,28 @@ async function enrichCustomer(
     };
     const savedAt = deps.clock.now();
     await saveEnrichmentResult(trx, customerId, attempt, results, result, savedAt);
-    await recordProviderSpend(trx, customer.account_id, billed, savedAt, plan.reservation);
     // Sample data (features/demo) is scored and listed, never handed on to anyone.
-    if (customer.sample === 1) return;
-    // Raise the events in the same transaction: what the handlers enqueue commits with the
-    // result. An imported history's customers are historical: machines hear of them, people
-    // are not alerted (the alerts' handler holds those back).
-    const enriched: CustomerEnriched = {
-      accountId: owner.account_id,
-      customerId,
-      score: scored.score,
-      threshold: owner.vip_threshold,
-      vip,
-      signals: scored.signals,
-      historical: !alerts,
-      requestId: ctx.requestId,
-    };
-    await raise(deps.events.customerEnriched, trx, enriched, savedAt);
-    if (enriched.vip) await raise(deps.events.vipFound, trx, { ...enriched, vip: true }, savedAt);
+    if (customer.sample !== 1) {
+      // Raise the events in the same transaction: what the handlers enqueue commits with the
+      // result. An imported history's customers are historical: machines hear of them, people
+      // are not alerted (the alerts' handler holds those back).
+      const enriched: CustomerEnriched = {
+        accountId: owner.account_id,
+        customerId,
+        score: scored.score,
+        threshold: owner.vip_threshold,
+        vip,
+        signals: scored.signals,
+        historical: !alerts,
+        requestId: ctx.requestId,
+      };
+      await raise(deps.events.customerEnriched, trx, enriched, savedAt);
+      if (enriched.vip) await raise(deps.events.vipFound, trx, { ...enriched, vip: true }, savedAt);
+    }
+    // Last: the account's month rows of the spend ledger are written by every enrichment of the
+    // account, and on PostgreSQL each holds its row lock until the commit. Written last, the
+    // lock is held through the commit only, not through the events' statements as well.
+    await recordProviderSpend(trx, customer.account_id, billed, savedAt, plan.reservation);
   });
   // What the handlers enqueued was committed with the result: let the worker start it now.
   deps.jobs.notify();
