@@ -26,6 +26,8 @@ export interface Target {
 export interface PhaseReport {
   /** Markdown, ready for the README. */
   table: string;
+  /** How long each run measured, when the phase times its runs itself (else the settings'). */
+  timing?: { durationSec: number; warmupSec: number };
   targets: Target[];
   raw: unknown;
 }

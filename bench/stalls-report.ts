@@ -120,5 +120,5 @@ export function stallsReport(
       },
     ];
   });
-  return { table, targets, raw: { runs, settings } };
+  return { table, timing: settings, targets, raw: { runs, settings } };
 }
