@@ -13,10 +13,11 @@
  */
 import { AppError } from "../../../lib/app-error.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
+import { CustomerEventBody } from "../customer-event-body.js";
 import type { DestinationDriver } from "../destination-driver.js";
 import { readAnswer } from "./klaviyo-answer.js";
 import { forgetInKlaviyo } from "./klaviyo-forget.js";
-import { CustomerEventBody, profileImport } from "./klaviyo-profile.js";
+import { profileImport } from "./klaviyo-profile.js";
 
 export function klaviyoDriver(options: { baseUrl: string; revision: string }): DestinationDriver {
   return {

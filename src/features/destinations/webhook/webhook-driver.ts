@@ -13,11 +13,11 @@
  * Retry-After is honoured); an address the guard refuses is failed.
  */
 import { AppError } from "../../../lib/app-error.js";
-import { excerpt } from "../../../lib/excerpt.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
 import { checkWebhookUrl } from "../../alerts/webhook-url.js";
 import type { DestinationDriver } from "../destination-driver.js";
 import { DESTINATION_EVENTS } from "../destination-events.js";
+import { type AnswerRules, readHttpAnswer } from "../read-http-answer.js";
 import { newWebhookSecret, signedHeaders } from "./sign-webhook.js";
 
 /**
@@ -27,6 +27,19 @@ import { newWebhookSecret, signedHeaders } from "./sign-webhook.js";
  * delivery is never sent twice at once by a second worker.
  */
 export const WEBHOOK_TIMEOUT_MS = 20_000;
+
+/** Every answer but 2xx, 410 and a redirect is tried again (the spec, above). */
+const WEBHOOK_ANSWERS: AnswerRules = {
+  rejected: "retry",
+  special: (res, error) => {
+    if (res.status === 410) return { outcome: "failed", statusCode: res.status, error, gone: true };
+    if (res.verdict === "redirect") {
+      const why = `${error}: redirects are not followed; set the receiver's final URL`;
+      return { outcome: "failed", statusCode: res.status, error: why };
+    }
+    return undefined;
+  },
+};
 
 export function webhookDriver(options: { allowPrivate: boolean }): DestinationDriver {
   return {
@@ -64,20 +77,7 @@ export function webhookDriver(options: { allowPrivate: boolean }): DestinationDr
         },
         signal,
       );
-      if (res.kind === "refused") return { outcome: "failed", statusCode: null, error: res.error };
-      if (res.kind !== "answered") return { outcome: "retry", statusCode: null, error: res.error };
-      const answer = `${res.status} ${excerpt(res.body)}`.trim();
-      if (res.verdict === "ok")
-        return { outcome: "delivered", statusCode: res.status, error: null };
-      if (res.status === 410)
-        return { outcome: "failed", statusCode: res.status, error: answer, gone: true };
-      if (res.verdict === "redirect") {
-        const error = `${answer}: redirects are not followed; set the receiver's final URL`;
-        return { outcome: "failed", statusCode: res.status, error };
-      }
-      return res.retryAfterMs === undefined
-        ? { outcome: "retry", statusCode: res.status, error: answer }
-        : { outcome: "retry", statusCode: res.status, error: answer, delayMs: res.retryAfterMs };
+      return readHttpAnswer(res, WEBHOOK_ANSWERS);
     },
   };
 }
