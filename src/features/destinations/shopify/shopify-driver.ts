@@ -18,6 +18,7 @@ import { PlatformError } from "../../store-sync/platform-http.js";
 import { shopifyAdminToken } from "../../store-sync/shopify-admin-token.js";
 import { type ShopifyAccess, shopifyEndpoint } from "../../store-sync/shopify-client.js";
 import { CustomerEventBody } from "../customer-event-body.js";
+import type { DestinationDeclaration } from "../destination-declaration.js";
 import type { DestinationDriver, DriverDeps } from "../destination-driver.js";
 import { type AnswerRules, readHttpAnswer } from "../read-http-answer.js";
 import {
@@ -94,10 +95,43 @@ const SHOPIFY_ANSWERS: AnswerRules = {
 };
 
 /** `access`: the shop addresses allowed and the Admin API version (SHOPIFY_API_VERSION). */
+export const SHOPIFY_DESTINATION = {
+  kind: "shopify",
+  label: "Shopify customer tags",
+  summary: "tag each VIP's Shopify customer on a connected store (needs write_customers)",
+  events: ["customer.vip", "customer.forgotten"],
+  fields: [
+    {
+      name: "connectionId",
+      label: "Store",
+      type: "store",
+      platform: "shopify",
+      platformLabel: "Shopify",
+      flag: "connection",
+      cliValue: "<id>",
+      cliHelp: "the store connection (velvet store list)",
+    },
+    {
+      name: "tag",
+      label: "Customer tag",
+      type: "text",
+      default: DEFAULT_TAG,
+      cliValue: "<tag>",
+      cliHelp: "the customer tag",
+    },
+  ],
+  form: {
+    title: "Tag VIPs in Shopify",
+    intro:
+      "A VIP who ordered in a connected Shopify store gets a customer tag (for Flow, discounts, your help desk) and a `velvet.vip_score` metafield; forgetting a person removes both. The store's token needs the `write_customers` scope: Velvet checks it with Shopify first.",
+    submit: "Tag VIPs in Shopify",
+    chooseEvents: false,
+  },
+} as const satisfies DestinationDeclaration;
+
 export function shopifyDriver(options: ShopifyAccess): DestinationDriver {
   return {
-    kind: "shopify",
-    events: ["customer.vip", "customer.forgotten"],
+    ...SHOPIFY_DESTINATION,
     forgetsOnlyWhatItWasSent: true,
     accepts: (_event, data) =>
       typeof (data.customer as { shopifyId?: unknown } | undefined)?.shopifyId === "string",

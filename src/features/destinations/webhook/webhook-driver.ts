@@ -15,6 +15,7 @@
 import { AppError } from "../../../lib/app-error.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
 import { checkWebhookUrl } from "../../alerts/webhook-url.js";
+import type { DestinationDeclaration } from "../destination-declaration.js";
 import type { DestinationDriver } from "../destination-driver.js";
 import { DESTINATION_EVENTS } from "../destination-events.js";
 import { type AnswerRules, readHttpAnswer } from "../read-http-answer.js";
@@ -41,10 +42,39 @@ const WEBHOOK_ANSWERS: AnswerRules = {
   },
 };
 
+export const WEBHOOK_DESTINATION = {
+  kind: "webhook",
+  label: "Signed webhook",
+  summary: "POST each event, signed as Standard Webhooks says, to a URL",
+  events: DESTINATION_EVENTS,
+  fields: [
+    {
+      name: "url",
+      label: "Receiver URL",
+      type: "url",
+      placeholder: "https://example.com/hooks/velvet",
+      cliValue: "<url>",
+      cliHelp: "the receiver's https URL",
+    },
+  ],
+  form: {
+    title: "Add a signed webhook",
+    intro:
+      "Each event is POSTed as JSON `{type, timestamp, data}` and signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`): verify it with any Standard Webhooks library. A failed delivery is tried again for up to 3 days under the same `webhook-id`; a redirect fails at once (give the final URL), and a `410 Gone` disables the webhook until you enable it again.",
+    submit: "Add webhook",
+    chooseEvents: true,
+  },
+  reveals: {
+    name: "secret",
+    label: "Signing secret",
+    keep: "keep it with your receiver",
+    targetName: "url",
+  },
+} as const satisfies DestinationDeclaration;
+
 export function webhookDriver(options: { allowPrivate: boolean }): DestinationDriver {
   return {
-    kind: "webhook",
-    events: DESTINATION_EVENTS,
+    ...WEBHOOK_DESTINATION,
     async prepare(_deps, _accountId, input, events) {
       const checked = checkWebhookUrl(input.url ?? "", { allowPrivate: options.allowPrivate });
       if (!checked.ok)
