@@ -14,15 +14,9 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeKlaviyo, startFakeKlaviyo } from "../../../test/fakes/klaviyo.js";
-import {
-  type FakeShopifyCustomers,
-  startFakeShopifyCustomers,
-} from "../../../test/fakes/shopify-customers.js";
-import {
-  type FakeWebhookReceiver,
-  startWebhookReceiver,
-} from "../../../test/fakes/webhook-receiver.js";
+import { startFakeKlaviyo } from "../../../test/fakes/klaviyo.js";
+import { startFakeShopifyCustomers } from "../../../test/fakes/shopify-customers.js";
+import { startWebhookReceiver } from "../../../test/fakes/webhook-receiver.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import type { FakeAnswer } from "../../../test/support/fake-http-service.js";
 import { signInNewAccount } from "../../../test/support/sign-in.js";
@@ -55,50 +49,61 @@ interface Platform {
   close(): Promise<void>;
 }
 
-let webhook: FakeWebhookReceiver;
-let klaviyo: FakeKlaviyo;
-let shopify: FakeShopifyCustomers;
-
-const FIXTURES: Record<DestinationKind, () => Platform> = {
-  webhook: () => ({
-    env: {},
-    fields: async () => ({ url: webhook.url }),
-    event: "customer.vip",
-    secret: (_fields, revealed) => revealed.secret ?? "",
-    script: (...answers) =>
-      webhook.reply(
-        ...answers.map((a) => ("hangMs" in a ? a : { ...a, body: String(a.body ?? "") })),
-      ),
-    close: () => webhook.close(),
-  }),
-  klaviyo: () => ({
-    env: { KLAVIYO_BASE_URL: klaviyo.baseUrl },
-    fields: async () => ({ apiKey: klaviyo.apiKey }),
-    event: "customer.enriched",
-    secret: (fields) => fields.apiKey ?? "",
-    script: klaviyo.script,
-    close: () => klaviyo.close(),
-  }),
-  shopify: () => ({
-    env: {},
-    fields: async (app, account) => {
-      // The customer exists in the store (the fake refuses tags on one that does not).
-      shopify.customers.set("7001", { tags: [], metafields: {} });
-      return {
-        connectionId: await insertShopifyConnection(app.deps, account, shopify.token, shopify.shop),
-        tag: "VIP",
-      };
-    },
-    event: "customer.vip",
-    shopifyId: "7001",
-    secret: () => shopify.token,
-    script: shopify.script,
-    close: () => shopify.close(),
-  }),
+/** Each kind's platform: its fake started, and how the contract drives it. */
+const FIXTURES: Record<DestinationKind, () => Promise<Platform>> = {
+  webhook: async () => {
+    const webhook = await startWebhookReceiver();
+    return {
+      env: {},
+      fields: async () => ({ url: webhook.url }),
+      event: "customer.vip",
+      secret: (_fields, revealed) => revealed.secret ?? "",
+      script: (...answers) =>
+        webhook.reply(
+          ...answers.map((a) => ("hangMs" in a ? a : { ...a, body: String(a.body ?? "") })),
+        ),
+      close: () => webhook.close(),
+    };
+  },
+  klaviyo: async () => {
+    // The fake's today, for its revision rule.
+    const klaviyo = await startFakeKlaviyo({ now: () => Date.UTC(2026, 10, 27) });
+    return {
+      env: { KLAVIYO_BASE_URL: klaviyo.baseUrl },
+      fields: async () => ({ apiKey: klaviyo.apiKey }),
+      event: "customer.enriched",
+      secret: (fields) => fields.apiKey ?? "",
+      script: klaviyo.script,
+      close: () => klaviyo.close(),
+    };
+  },
+  shopify: async () => {
+    const shopify = await startFakeShopifyCustomers();
+    return {
+      env: {},
+      fields: async (app, account) => {
+        // The customer exists in the store (the fake refuses tags on one that does not).
+        shopify.customers.set("7001", { tags: [], metafields: {} });
+        return {
+          connectionId: await insertShopifyConnection(
+            app.deps,
+            account,
+            shopify.token,
+            shopify.shop,
+          ),
+          tag: "VIP",
+        };
+      },
+      event: "customer.vip",
+      shopifyId: "7001",
+      secret: () => shopify.token,
+      script: shopify.script,
+      close: () => shopify.close(),
+    };
+  },
 };
 
 const actor = systemActor("test");
-const TODAY = Date.UTC(2026, 10, 27);
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`every destination kind on ${engine.name}`, () => {
@@ -107,16 +112,12 @@ for (const engine of ENGINES) {
     const logged: string[] = [];
 
     beforeAll(async () => {
-      [webhook, klaviyo, shopify] = await Promise.all([
-        startWebhookReceiver(),
-        startFakeKlaviyo({ now: () => TODAY }),
-        startFakeShopifyCustomers(),
-      ]);
-      platforms = {
-        webhook: FIXTURES.webhook(),
-        klaviyo: FIXTURES.klaviyo(),
-        shopify: FIXTURES.shopify(),
-      };
+      const kinds = Object.keys(FIXTURES) as DestinationKind[];
+      const started = await Promise.all(kinds.map((kind) => FIXTURES[kind]()));
+      platforms = Object.fromEntries(kinds.map((kind, i) => [kind, started[i]])) as Record<
+        DestinationKind,
+        Platform
+      >;
       const env = Object.assign(
         { ...STORE_SYNC_ENV },
         ...Object.values(platforms).map((p) => p.env),
