@@ -43,6 +43,8 @@ interface Platform {
   /** An event this kind takes, and the customer it needs (Shopify: one the store knows). */
   event: DestinationEvent;
   shopifyId?: string;
+  /** Makes the customer one the platform already has, where it only updates (Shopify's customer). */
+  knows?(customer: { email: string; shopifyId?: string }): void;
   /** The secret that must never be shown, given what adding revealed. */
   secret(fields: Record<string, string>, revealed: Record<string, string>): string;
   script(...answers: FakeAnswer[]): void;
@@ -81,19 +83,13 @@ const FIXTURES: Record<DestinationKind, () => Promise<Platform>> = {
     const shopify = await startFakeShopifyCustomers();
     return {
       env: {},
-      fields: async (app, account) => {
-        // The customer exists in the store (the fake refuses tags on one that does not).
-        shopify.customers.set("7001", { tags: [], metafields: {} });
-        return {
-          connectionId: await insertShopifyConnection(
-            app.deps,
-            account,
-            shopify.token,
-            shopify.shop,
-          ),
-          tag: "VIP",
-        };
-      },
+      fields: async (app, account) => ({
+        connectionId: await insertShopifyConnection(app.deps, account, shopify.token, shopify.shop),
+        tag: "VIP",
+      }),
+      // The fake, as Shopify, refuses tags on a customer the store does not have.
+      knows: (customer) =>
+        shopify.customers.set(customer.shopifyId ?? "", { tags: [], metafields: {} }),
       event: "customer.vip",
       shopifyId: "7001",
       secret: () => shopify.token,
@@ -180,6 +176,7 @@ for (const engine of ENGINES) {
           lastName: "Lovelace",
           ...(platform.shopifyId === undefined ? {} : { shopifyId: platform.shopifyId }),
         };
+        platform.knows?.(customer);
         await app.deps.db.kysely
           .insertInto("destination_deliveries")
           .values({
