@@ -35,12 +35,14 @@ function received(request: FakeRequest): ReceivedWebhook {
 }
 
 export async function startWebhookReceiver(): Promise<FakeWebhookReceiver> {
-  const service = await startFakeHttpService({ answer: () => ({ status: 204 }) });
+  const requests: ReceivedWebhook[] = [];
+  const service = await startFakeHttpService({
+    answer: () => ({ status: 204 }),
+    onRequest: (request) => requests.push(received(request)),
+  });
   return {
     url: `${service.url}/hooks/velvet`,
-    get requests() {
-      return service.requests.map(received);
-    },
+    requests,
     // A scripted reply's body is text, as a receiver's error page is.
     reply: (...replies) =>
       service.script(

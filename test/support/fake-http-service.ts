@@ -45,6 +45,8 @@ export interface FakeHttpServiceOptions {
   answer(request: FakeRequest): FakeAnswer;
   /** The content type of a JSON body (default application/json). */
   jsonType?: string;
+  /** Sees every request as it arrives, scripted or not (a fake's own typed log). */
+  onRequest?(request: FakeRequest): void;
   /** Headers on every answer (Shopify's `x-shopify-api-version`). */
   headersFor?(request: FakeRequest): Record<string, string>;
 }
@@ -68,6 +70,7 @@ export async function startFakeHttpService(
         raw: Buffer.concat(chunks).toString("utf8"),
       };
       requests.push(request);
+      options.onRequest?.(request);
       const answer = queue.shift() ?? options.answer(request);
       if ("hangMs" in answer) {
         const timer = setTimeout(() => res.writeHead(204).end(), answer.hangMs);
