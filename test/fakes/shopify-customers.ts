@@ -16,6 +16,7 @@ import {
   type FakeRequest,
   startFakeHttpService,
 } from "../support/fake-http-service.js";
+import { THROTTLED_ERRORS } from "./shopify-query-cost.js";
 import { servingVersion, versionInUrl } from "./shopify-version.js";
 
 /** metafieldsSet's input limit (shopify.dev/docs/api/admin-graphql/latest/mutations/metafieldsSet). */
@@ -199,15 +200,7 @@ export async function startFakeShopifyCustomers(
     if (throttled > 0) {
       throttled--;
       return send(200, {
-        errors: [
-          {
-            message: "Throttled",
-            extensions: {
-              code: "THROTTLED",
-              documentation: "https://shopify.dev/api/usage/rate-limits",
-            },
-          },
-        ],
+        errors: THROTTLED_ERRORS,
         extensions: cost(20, 5),
       });
     }
