@@ -7,15 +7,17 @@ import { ConfigError } from "./config-error.js";
 import { type DatabaseTarget, databaseTargetFromUrl } from "./database-target.js";
 import { versionReleasedAt } from "./lib/api-version-lifecycle.js";
 import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
-import { gravatarPerMinute, type ProviderSettings, provider } from "./provider-settings.js";
+import type { ProviderName } from "./provider-registry.js";
+import {
+  allProviderSettings,
+  decimalUsd,
+  type ProviderSettings,
+  providerVariables,
+} from "./provider-settings.js";
 
 const boolish = z
   .enum(["true", "false", "1", "0", "yes", "no", ""])
   .transform((v) => v === "true" || v === "1" || v === "yes");
-
-const decimalUsd = z
-  .string()
-  .regex(/^\d{1,6}(\.\d{1,6})?$/, "must be a non-negative decimal such as 0.05");
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -56,30 +58,14 @@ const ConfigSchema = z.object({
   PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   CIRCUIT_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   CIRCUIT_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
-  PDL_API_KEY: z.string().optional(),
-  PDL_BASE_URL: z.string().url().default("https://api.peopledatalabs.com"),
-  PDL_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(100),
-  // What each provider bills per answered lookup (README "Configuration" gives the sources).
-  PDL_PRICE_USD: decimalUsd.default("0.28"),
+  // Each declared provider's <PREFIX>_API_KEY, _BASE_URL, _RATE_LIMIT_PER_MIN and _PRICE_USD
+  // (provider-registry.ts; README "Configuration" gives the prices' sources).
+  ...providerVariables(),
   // PDL's match likelihood (1–10) below which an answer counts as no match (PDL advises ≥ 6).
   PDL_MIN_LIKELIHOOD: z.coerce.number().int().min(1).max(10).default(6),
-  ENRICHLAYER_PRICE_USD: decimalUsd.default("0.30"),
-  FULLCONTACT_PRICE_USD: decimalUsd.default("0"),
   // The match confidence FullContact must reach (its `confidence`: LOW, MED, HIGH, MAX).
   FULLCONTACT_CONFIDENCE: z.enum(["LOW", "MED", "HIGH", "MAX"]).default("HIGH"),
-  GRAVATAR_PRICE_USD: decimalUsd.default("0"),
-  ENRICHLAYER_API_KEY: z.string().optional(),
-  ENRICHLAYER_BASE_URL: z.string().url().default("https://enrichlayer.com"),
-  ENRICHLAYER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(300),
-  FULLCONTACT_API_KEY: z.string().optional(),
-  FULLCONTACT_BASE_URL: z.string().url().default("https://api.fullcontact.com"),
-  FULLCONTACT_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(600),
   GRAVATAR_ENABLED: boolish.default(false),
-  GRAVATAR_API_KEY: z.string().optional(),
-  GRAVATAR_BASE_URL: z.string().url().default("https://api.gravatar.com"),
-  // Unset: Gravatar's hourly quota, 100 requests an hour without an API key and 1,000 with one
-  // (https://docs.gravatar.com/rest-api), paced evenly; set it when Gravatar raised yours.
-  GRAVATAR_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).optional(),
 
   // VIP alerts.
   SMTP_URL: z.string().url().optional(),
@@ -168,12 +154,12 @@ export interface Config {
     concurrency: number;
     breakerFailures: number;
     breakerCooldownMs: number;
-    pdl: ProviderSettings & { minLikelihood: number };
-    enrichlayer: ProviderSettings;
-    fullcontact: ProviderSettings & { confidence: "LOW" | "MED" | "HIGH" | "MAX" };
-    /** Gravatar needs no key: enabled by GRAVATAR_ENABLED=true or a GRAVATAR_API_KEY. */
-    gravatar: ProviderSettings & { enabled: boolean };
-  };
+  } & Record<ProviderName, ProviderSettings> & {
+      pdl: { minLikelihood: number };
+      fullcontact: { confidence: "LOW" | "MED" | "HIGH" | "MAX" };
+      /** Gravatar needs no key: enabled by GRAVATAR_ENABLED=true or a GRAVATAR_API_KEY. */
+      gravatar: { enabled: boolean };
+    };
   alerts: {
     smtpUrl: string | null;
     from: string;
@@ -226,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  const providers = allProviderSettings(e);
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://${hostForUrl(e.HOST)}:${e.PORT}`).replace(
     /\/+$/,
     "",
@@ -260,33 +247,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.PROVIDER_CONCURRENCY,
       breakerFailures: e.CIRCUIT_BREAKER_FAILURES,
       breakerCooldownMs: e.CIRCUIT_BREAKER_COOLDOWN_MS,
-      pdl: {
-        ...provider(e.PDL_API_KEY, e.PDL_BASE_URL, e.PDL_RATE_LIMIT_PER_MIN, e.PDL_PRICE_USD),
-        minLikelihood: e.PDL_MIN_LIKELIHOOD,
-      },
-      enrichlayer: provider(
-        e.ENRICHLAYER_API_KEY,
-        e.ENRICHLAYER_BASE_URL,
-        e.ENRICHLAYER_RATE_LIMIT_PER_MIN,
-        e.ENRICHLAYER_PRICE_USD,
-      ),
-      fullcontact: {
-        ...provider(
-          e.FULLCONTACT_API_KEY,
-          e.FULLCONTACT_BASE_URL,
-          e.FULLCONTACT_RATE_LIMIT_PER_MIN,
-          e.FULLCONTACT_PRICE_USD,
-        ),
-        confidence: e.FULLCONTACT_CONFIDENCE,
-      },
+      ...providers,
+      pdl: { ...providers.pdl, minLikelihood: e.PDL_MIN_LIKELIHOOD },
+      fullcontact: { ...providers.fullcontact, confidence: e.FULLCONTACT_CONFIDENCE },
       gravatar: {
-        ...provider(
-          e.GRAVATAR_API_KEY,
-          e.GRAVATAR_BASE_URL,
-          gravatarPerMinute(e.GRAVATAR_RATE_LIMIT_PER_MIN, e.GRAVATAR_API_KEY),
-          e.GRAVATAR_PRICE_USD,
-        ),
-        enabled: e.GRAVATAR_ENABLED || (e.GRAVATAR_API_KEY ?? "").trim() !== "",
+        ...providers.gravatar,
+        enabled: e.GRAVATAR_ENABLED || providers.gravatar.apiKey !== null,
       },
     },
     alerts: {

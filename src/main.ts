@@ -16,11 +16,9 @@ import { chargePersonalData } from "./features/billing/charge-personal-data.js";
 import { orderPersonalData } from "./features/customers/order-personal-data.js";
 import { warnOfAgeingApiVersions } from "./features/destinations/api-version-warnings.js";
 import { destinationRegistry } from "./features/destinations/destination-driver.js";
+import { destinationDrivers } from "./features/destinations/destination-kinds.js";
 import { destinationPersonalData } from "./features/destinations/destination-personal-data.js";
 import { destinationHandlers } from "./features/destinations/enqueue-deliveries.js";
-import { klaviyoDriver } from "./features/destinations/klaviyo/klaviyo-driver.js";
-import { shopifyDriver } from "./features/destinations/shopify/shopify-driver.js";
-import { webhookDriver } from "./features/destinations/webhook/webhook-driver.js";
 import { enrichmentPersonalData } from "./features/enrichment/enrichment-personal-data.js";
 import { configuredProviderNames } from "./features/enrichment/providers/create-providers.js";
 import { lookupEach } from "./features/enrichment/providers/lookup-all.js";
@@ -32,7 +30,6 @@ import { createPromMetrics } from "./features/metrics/create-prom-metrics.js";
 import { type Metrics, noMetrics } from "./features/metrics/metrics.js";
 import { sharedLimitsBackend } from "./features/shared-limits/shared-limits-backend.js";
 import { createSharedSlots } from "./features/shared-limits/shared-slots.js";
-import { shopifyAccess } from "./features/store-sync/connection-client.js";
 import { verdictPersonalData } from "./features/verdicts/verdict-personal-data.js";
 import { loadBundledZipIncome } from "./features/zip-income/load-bundled-zip-income.js";
 import { createJobWakeup } from "./jobs/job-wakeup.js";
@@ -210,15 +207,8 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
           ),
   });
   const alerts = options.alerts ?? createAlertDelivery(config, { http, shared: chatSlots });
-  // Each destination kind and its driver, registered by the feature that owns its credentials.
-  const destinations = destinationRegistry([
-    webhookDriver({ allowPrivate: config.alerts.allowPrivateWebhooks }),
-    klaviyoDriver({
-      baseUrl: config.destinations.klaviyoBaseUrl,
-      revision: config.destinations.klaviyoRevision,
-    }),
-    shopifyDriver(shopifyAccess(config)),
-  ]);
+  // Each destination kind's driver (the kinds are registered in destination-kinds.ts).
+  const destinations = destinationRegistry(destinationDrivers(config));
   const deliver = destinationHandlers(destinations);
   return {
     config,

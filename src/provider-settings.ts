@@ -1,7 +1,10 @@
 /**
  * An enrichment provider's settings as config.ts reads them from the environment: its key, its
- * address, its pace and its price; Gravatar's pace from its own hourly quotas.
+ * address, its pace and its price, under the variable prefix its declaration names
+ * (provider-registry.ts), with the declaration's defaults.
  */
+import { z } from "zod";
+import { PROVIDERS, type ProviderDeclaration, type ProviderName } from "./provider-registry.js";
 
 export interface ProviderSettings {
   apiKey: string | null;
@@ -12,30 +15,49 @@ export interface ProviderSettings {
   priceUsd: string;
 }
 
-/** Gravatar's default hourly quotas (https://docs.gravatar.com/rest-api, "Rate Limits"). */
-const GRAVATAR_QUOTA_PER_HOUR = { keyless: 100, keyed: 1_000 } as const;
+export const decimalUsd = z
+  .string()
+  .regex(/^\d{1,6}(\.\d{1,6})?$/, "must be a non-negative decimal such as 0.05");
 
-/**
- * Gravatar's pace: GRAVATAR_RATE_LIMIT_PER_MIN when set, else its hourly quota for the tier the
- * key gives, paced evenly by the provider's token bucket (a request every 36 s without a key,
- * every 3.6 s with one), so no hour holds more than Gravatar allows.
- */
-export function gravatarPerMinute(
-  configured: number | undefined,
-  apiKey: string | undefined,
-): number {
-  if (configured !== undefined) return configured;
-  const keyed = (apiKey ?? "").trim() !== "";
-  return (keyed ? GRAVATAR_QUOTA_PER_HOUR.keyed : GRAVATAR_QUOTA_PER_HOUR.keyless) / 60;
+/** The four variables of one provider, as config.ts's schema checks them. */
+function variablesOf(declaration: ProviderDeclaration) {
+  const p = declaration.envPrefix;
+  return {
+    [`${p}_API_KEY`]: z.string().optional(),
+    [`${p}_BASE_URL`]: z.string().url().default(declaration.defaults.baseUrl),
+    // Unset: the declaration's pace (Gravatar's: its hourly quota for the key's tier).
+    [`${p}_RATE_LIMIT_PER_MIN`]: z.coerce.number().int().min(1).optional(),
+    [`${p}_PRICE_USD`]: decimalUsd.default(declaration.defaults.priceUsd),
+  };
 }
 
-export function provider(
-  apiKey: string | undefined,
-  baseUrl: string,
-  ratePerMinute: number,
-  priceUsd: string,
+/** Every declared provider's variables, for config.ts's schema. */
+export function providerVariables(): Record<string, z.ZodType> {
+  return Object.assign({}, ...Object.values(PROVIDERS).map(variablesOf));
+}
+
+/** One provider's settings from the checked environment (its variables passed the schema). */
+export function providerSettings(
+  env: Record<string, unknown>,
+  declaration: ProviderDeclaration,
 ): ProviderSettings {
+  const p = declaration.envPrefix;
+  const apiKey = env[`${p}_API_KEY`] as string | undefined;
+  const configured = env[`${p}_RATE_LIMIT_PER_MIN`] as number | undefined;
+  const pace = declaration.defaults.ratePerMinute;
   const key = apiKey?.trim() ?? "";
-  const base = baseUrl.replace(/\/+$/, "");
-  return { apiKey: key === "" ? null : key, baseUrl: base, ratePerMinute, priceUsd };
+  return {
+    apiKey: key === "" ? null : key,
+    baseUrl: (env[`${p}_BASE_URL`] as string).replace(/\/+$/, ""),
+    ratePerMinute: configured ?? (typeof pace === "number" ? pace : pace(apiKey)),
+    priceUsd: env[`${p}_PRICE_USD`] as string,
+  };
+}
+
+/** Every declared provider's settings. */
+export function allProviderSettings(
+  env: Record<string, unknown>,
+): Record<ProviderName, ProviderSettings> {
+  const entries = Object.entries(PROVIDERS).map(([name, d]) => [name, providerSettings(env, d)]);
+  return Object.fromEntries(entries) as Record<ProviderName, ProviderSettings>;
 }

@@ -86,7 +86,8 @@ export const TOP_COMMANDS: readonly TopCommand[] = [
   },
   {
     name: "destination",
-    description: "hand customer events to a signed webhook, the Shopify customer or Klaviyo",
+    description:
+      "hand customer events to other systems: a signed webhook, a CRM, a store (destination add --help lists them)",
     load: async () => (await import("./commands/destination.js")).registerDestination,
   },
   {

@@ -25,8 +25,12 @@
  * - Scripted 429s (`throttled`, with Retry-After), as its burst and steady limits answer.
  */
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import {
+  type FakeHttpService,
+  type FakeRequest,
+  startFakeHttpService,
+} from "../support/fake-http-service.js";
 
 export interface KlaviyoProfile {
   id: string;
@@ -64,6 +68,8 @@ export interface FakeKlaviyo {
   }[];
   /** The next `n` calls answer 429 with `Retry-After: seconds`. */
   throttle(n: number, seconds: number): void;
+  /** Answers for the next calls, before the fake's rules (an outage: a 503 with Retry-After). */
+  script: FakeHttpService["script"];
   close(): Promise<void>;
 }
 
@@ -186,9 +192,9 @@ export async function startFakeKlaviyo(options: FakeKlaviyoOptions = {}): Promis
     Object.assign(p.properties, (attributes.properties ?? {}) as Record<string, unknown>);
   };
 
-  function handle(req: http.IncomingMessage, raw: string): Answer {
-    const url = new URL(req.url ?? "/", "http://fake");
-    const method = req.method ?? "";
+  function handle(req: FakeRequest): Answer {
+    const { raw, method } = req;
+    const url = { pathname: req.path, searchParams: req.query };
     let body: unknown = null;
     try {
       body = raw === "" ? null : JSON.parse(raw);
@@ -334,24 +340,10 @@ export async function startFakeKlaviyo(options: FakeKlaviyoOptions = {}): Promis
     return { status: existing === undefined ? 201 : 200, body: { data: profileDocument(profile) } };
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const answer = handle(req, Buffer.concat(chunks).toString("utf8"));
-      if (answer.body === undefined) {
-        res.writeHead(answer.status, answer.headers);
-        res.end();
-        return;
-      }
-      res.writeHead(answer.status, { "content-type": JSON_API, ...answer.headers });
-      res.end(JSON.stringify(answer.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
+  // Klaviyo answers JSON:API; an answer without a body (a 202) has no content type.
+  const service = await startFakeHttpService({ answer: handle, jsonType: JSON_API });
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: service.url,
     apiKey,
     readOnlyKey,
     keyWith,
@@ -362,10 +354,7 @@ export async function startFakeKlaviyo(options: FakeKlaviyoOptions = {}): Promis
       throttled = n;
       throttleSeconds = seconds;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    script: service.script,
+    close: () => service.close(),
   };
 }

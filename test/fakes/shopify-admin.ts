@@ -36,7 +36,7 @@ import type {
 } from "./shopify-admin-api.js";
 import { orderEvents } from "./shopify-order-events.js";
 import { ordersCount, ordersPage, type ShopifyOrderNode, withheld } from "./shopify-orders.js";
-import { queryCost } from "./shopify-query-cost.js";
+import { queryCost, THROTTLED_ERRORS } from "./shopify-query-cost.js";
 import { servingVersion, versionInUrl } from "./shopify-version.js";
 import { answerWebhooks, type FakeWebhookSubscription } from "./shopify-webhook-subscriptions.js";
 import { createWebhookDeliverer } from "./shopify-webhooks.js";
@@ -225,15 +225,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       ) {
         record("THROTTLED", requested);
         return send(200, {
-          errors: [
-            {
-              message: "Throttled",
-              extensions: {
-                code: "THROTTLED",
-                documentation: "https://shopify.dev/api/usage/rate-limits",
-              },
-            },
-          ],
+          errors: THROTTLED_ERRORS,
           extensions: { cost: cost(requested, null) },
         });
       }

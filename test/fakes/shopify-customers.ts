@@ -10,8 +10,13 @@
  * version in the URL falls forward once unsupported, named in `X-Shopify-API-Version`
  * (shopify-version.ts).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import {
+  type FakeAnswer,
+  type FakeHttpService,
+  type FakeRequest,
+  startFakeHttpService,
+} from "../support/fake-http-service.js";
+import { THROTTLED_ERRORS } from "./shopify-query-cost.js";
 import { servingVersion, versionInUrl } from "./shopify-version.js";
 
 /** metafieldsSet's input limit (shopify.dev/docs/api/admin-graphql/latest/mutations/metafieldsSet). */
@@ -37,6 +42,8 @@ export interface FakeShopifyCustomers {
     version: { asked: string; served: string };
   }[];
   throttle(n: number): void;
+  /** Answers for the next calls, before the fake's rules (an outage: a 503 with Retry-After). */
+  script: FakeHttpService["script"];
   close(): Promise<void>;
 }
 
@@ -165,62 +172,56 @@ export async function startFakeShopifyCustomers(
     return { data };
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const asked = versionInUrl(req.url);
-      const served = asked === null ? null : servingVersion(asked, now());
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, {
-          "content-type": "application/json; charset=utf-8",
-          ...(served === null ? {} : { "x-shopify-api-version": served }),
-        });
-        res.end(JSON.stringify(body));
-      };
-      if (req.method !== "POST" || asked === null || served === null)
-        return send(404, { errors: "Not Found" });
-      const given = req.headers["x-shopify-access-token"];
-      if (given !== token && given !== readOnlyToken)
-        return send(401, {
-          errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
-        });
-      const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        query: string;
-        variables?: Record<string, unknown>;
-      };
-      requests.push({
-        query: parsed.query,
-        variables: parsed.variables ?? {},
-        version: { asked, served },
+  // Every answer carries the version Shopify served (shopify-version.ts), as Shopify's do.
+  const served = (req: FakeRequest) => {
+    const asked = versionInUrl(req.url);
+    return asked === null ? null : servingVersion(asked, now());
+  };
+  const answer = (req: FakeRequest): FakeAnswer => {
+    const asked = versionInUrl(req.url);
+    const version = served(req);
+    const send = (status: number, body: unknown): FakeAnswer => ({ status, body });
+    if (req.method !== "POST" || asked === null || version === null)
+      return send(404, { errors: "Not Found" });
+    const given = req.headers["x-shopify-access-token"];
+    if (given !== token && given !== readOnlyToken)
+      return send(401, {
+        errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
       });
-      if (throttled > 0) {
-        throttled--;
-        return send(200, {
-          errors: [
-            {
-              message: "Throttled",
-              extensions: {
-                code: "THROTTLED",
-                documentation: "https://shopify.dev/api/usage/rate-limits",
-              },
-            },
-          ],
-          extensions: cost(20, 5),
-        });
-      }
-      const scopes =
-        given === token
-          ? ["read_orders", "read_customers", "write_customers"]
-          : ["read_orders", "read_customers"];
-      send(200, {
-        ...run(parsed.query, parsed.variables ?? {}, scopes),
-        extensions: cost(20, 1990),
-      });
+    const parsed = JSON.parse(req.raw) as {
+      query: string;
+      variables?: Record<string, unknown>;
+    };
+    requests.push({
+      query: parsed.query,
+      variables: parsed.variables ?? {},
+      version: { asked, served: version },
     });
+    if (throttled > 0) {
+      throttled--;
+      return send(200, {
+        errors: THROTTLED_ERRORS,
+        extensions: cost(20, 5),
+      });
+    }
+    const scopes =
+      given === token
+        ? ["read_orders", "read_customers", "write_customers"]
+        : ["read_orders", "read_customers"];
+    return send(200, {
+      ...run(parsed.query, parsed.variables ?? {}, scopes),
+      extensions: cost(20, 1990),
+    });
+  };
+  const service = await startFakeHttpService({
+    answer,
+    jsonType: "application/json; charset=utf-8",
+    headersFor: (req): Record<string, string> => {
+      const version = served(req);
+      return version === null ? {} : { "x-shopify-api-version": version };
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const shop = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const shop = service.url;
   return {
     shop,
     token,
@@ -230,10 +231,7 @@ export async function startFakeShopifyCustomers(
     throttle: (n) => {
       throttled = n;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    script: service.script,
+    close: () => service.close(),
   };
 }

@@ -12,6 +12,17 @@ interface Field {
   children: Field[] | null;
 }
 
+/**
+ * The `errors` of a request the cost bucket cannot pay for, as Shopify answers it (a 200):
+ * https://shopify.dev/docs/api/usage/rate-limits#graphql-admin-api-rate-limits.
+ */
+export const THROTTLED_ERRORS = [
+  {
+    message: "Throttled",
+    extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" },
+  },
+];
+
 export function parseSelection(query: string): Field[] {
   const text = query.replace(/#[^\n]*/g, "");
   let i = text.indexOf("{");

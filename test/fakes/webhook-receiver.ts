@@ -1,11 +1,14 @@
 /**
- * A merchant's webhook receiver on loopback (node:http), as a Standard Webhooks consumer runs
- * one: every request is recorded with its raw body (signatures are over the exact bytes) and
- * headers; replies are scripted per call (the queue empties, then 204), including a hang (for a
- * worker killed mid-delivery) and statuses with Retry-After.
+ * A merchant's webhook receiver on loopback, as a Standard Webhooks consumer runs one: every
+ * request is recorded with its raw body (signatures are over the exact bytes) and headers;
+ * replies are scripted per call (the queue empties, then 204), including a hang (for a worker
+ * killed mid-delivery) and statuses with Retry-After.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import {
+  type FakeAnswer,
+  type FakeRequest,
+  startFakeHttpService,
+} from "../support/fake-http-service.js";
 
 export type ReceiverReply =
   | { status: number; body?: string; headers?: Record<string, string> }
@@ -25,37 +28,26 @@ export interface FakeWebhookReceiver {
   close(): Promise<void>;
 }
 
+function received(request: FakeRequest): ReceivedWebhook {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(request.headers)) if (typeof v === "string") headers[k] = v;
+  return { path: request.url, headers, raw: request.raw, body: JSON.parse(request.raw) };
+}
+
 export async function startWebhookReceiver(): Promise<FakeWebhookReceiver> {
-  const queue: ReceiverReply[] = [];
   const requests: ReceivedWebhook[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
-      requests.push({ path: req.url ?? "", headers, raw, body: JSON.parse(raw) });
-      const reply = queue.shift() ?? { status: 204 };
-      if ("hangMs" in reply) {
-        const timer = setTimeout(() => res.writeHead(204).end(), reply.hangMs);
-        res.on("close", () => clearTimeout(timer));
-        return;
-      }
-      res.writeHead(reply.status, { "content-type": "text/plain", ...reply.headers });
-      res.end(reply.body ?? "");
-    });
+  const service = await startFakeHttpService({
+    answer: () => ({ status: 204 }),
+    onRequest: (request) => requests.push(received(request)),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hooks/velvet`,
+    url: `${service.url}/hooks/velvet`,
     requests,
-    reply: (...replies) => queue.push(...replies),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    // A scripted reply's body is text, as a receiver's error page is.
+    reply: (...replies) =>
+      service.script(
+        ...replies.map((r): FakeAnswer => ("hangMs" in r ? r : { ...r, body: r.body ?? "" })),
+      ),
+    close: () => service.close(),
   };
 }

@@ -5,12 +5,14 @@ import {
   type ConnectStoreInput,
   connectStore,
 } from "../../src/features/store-sync/connect-store.js";
+import { sealCredentials } from "../../src/features/store-sync/credentials.js";
 import {
   createPlatformHttp,
   type PlatformHttp,
 } from "../../src/features/store-sync/platform-http.js";
 import { syncConnection } from "../../src/features/store-sync/run-sync.js";
 import type { AfterOrderHook } from "../../src/features/store-sync/store-page.js";
+import { newId } from "../../src/lib/ids.js";
 
 /** A fixed test key (32 bytes, hex) and loopback fakes allowed. */
 export const STORE_SYNC_ENV = {
@@ -33,6 +35,42 @@ export async function connect(
   } finally {
     await http.close();
   }
+}
+
+/**
+ * A connected Shopify store as store-sync saves one (a legacy token, sealed; paused, so no sync
+ * runs), without asking Shopify: for the destination, which uses the connection's token.
+ */
+export async function insertShopifyConnection(
+  deps: Pick<Deps, "db" | "config">,
+  account: { accountId: string; storeId: string },
+  token: string,
+  shop: string,
+): Promise<string> {
+  const id = newId();
+  const now = Date.now();
+  const key = deps.config.storeSync.tokenKey as Buffer;
+  await deps.db.kysely
+    .insertInto("store_connections")
+    .values({
+      id,
+      account_id: account.accountId,
+      store_id: account.storeId,
+      platform: "shopify",
+      shop,
+      credentials: sealCredentials(key, id, { platform: "shopify", token }),
+      credentials_hint: `…${token.slice(-4)}`,
+      state: "paused",
+      cursor: "{}",
+      live_after: now,
+      orders_synced: 0,
+      orders_skipped: 0,
+      failures: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
 }
 
 /** One sync run, as the job would run it. */

@@ -1,11 +1,18 @@
 /**
- * `velvet destination …`: add a signed webhook (its secret printed once), list an account's
+ * `velvet destination …`: add a destination of any registered kind (its options from the kind's
+ * declared fields; a webhook's secret printed once), list an account's
  * destinations with how their deliveries stand, send a test event, enable one its receiver
  * disabled (410 Gone), remove one.
  */
 import type { Command } from "commander";
 import { addDestination } from "../../features/destinations/add-destination.js";
+import {
+  type DestinationDeclaration,
+  flagOf,
+  optionKeyOf,
+} from "../../features/destinations/destination-declaration.js";
 import { DESTINATION_EVENTS } from "../../features/destinations/destination-events.js";
+import { DESTINATION_DECLARATIONS } from "../../features/destinations/destination-kinds.js";
 import { SecretUnreadableError } from "../../features/destinations/destination-secrets.js";
 import { enableDestination } from "../../features/destinations/disable-destination.js";
 import { listDestinations } from "../../features/destinations/list-destinations.js";
@@ -25,68 +32,13 @@ interface AccountOption {
 export function registerDestination(program: Command): void {
   const destination = program
     .command("destination")
-    .description("hand customer events to a signed webhook, the Shopify customer or Klaviyo");
+    // Kind-neutral: program.ts lists it without loading this module.
+    .description(
+      "hand customer events to other systems: a signed webhook, a CRM, a store (destination add --help lists them)",
+    );
   const add = destination.command("add").description("add a destination to an account");
-
-  add
-    .command("webhook")
-    .description("POST each event, signed as Standard Webhooks says, to a URL")
-    .requiredOption("--account <id>", "the account id", parseId)
-    .requiredOption("--url <url>", "the receiver's https URL")
-    .option(
-      "--events <list>",
-      `comma-separated, from ${DESTINATION_EVENTS.join(", ")} (default: all)`,
-    )
-    .option("--json", "print one JSON object")
-    .action(async (opts: AccountOption & { url: string; events?: string }) => {
-      const added = await withDeps(
-        (deps) =>
-          addDestination(deps, {
-            accountId: opts.account,
-            kind: "webhook",
-            fields: { url: opts.url },
-            events: opts.events,
-            actor: commandActor(),
-          }),
-        { providers: false },
-      );
-      const secret = added.revealed.secret ?? "";
-      printResult(
-        Boolean(opts.json),
-        { destinationId: added.destinationId, secret, url: added.target, events: added.events },
-        () =>
-          [
-            `Webhook ${added.destinationId} added: ${added.target} receives ${added.events.join(", ")}.`,
-            `Signing secret (shown once, keep it with the receiver): ${secret}`,
-          ].join("\n"),
-      );
-    });
-
-  add
-    .command("klaviyo")
-    .description("set Velvet's properties (VIP, score, reasons) on each customer's Klaviyo profile")
-    .requiredOption("--account <id>", "the account id", parseId)
-    .requiredOption(
-      "--api-key <key>",
-      "a Klaviyo private API key (pk_…) with Profiles full access (and Data Privacy, to delete the profile of a person who asks to be erased)",
-    )
-    .option("--events <list>", "comma-separated, from customer.enriched, customer.forgotten")
-    .option("--json", "print one JSON object")
-    .action((opts: AccountOption & { apiKey: string; events?: string }) =>
-      addAndPrint(opts, "klaviyo", { apiKey: opts.apiKey }),
-    );
-
-  add
-    .command("shopify")
-    .description("tag each VIP's Shopify customer on a connected store (needs write_customers)")
-    .requiredOption("--account <id>", "the account id", parseId)
-    .requiredOption("--connection <id>", "the store connection (velvet store list)", parseId)
-    .option("--tag <tag>", "the customer tag", "VIP")
-    .option("--events <list>", "comma-separated, from customer.vip, customer.forgotten")
-    .option("--json", "print one JSON object")
-    .action((opts: AccountOption & { connection: string; tag: string; events?: string }) =>
-      addAndPrint(opts, "shopify", { connectionId: opts.connection, tag: opts.tag }),
-    );
+  // One subcommand per kind, its options from the kind's declared fields.
+  for (const kind of DESTINATION_DECLARATIONS) addCommand(add, kind);
 
   destination
     .command("list")
@@ -207,26 +159,70 @@ export function registerDestination(program: Command): void {
     });
 }
 
-/** Adds a destination of a kind without a secret to reveal, and prints what was added. */
+/** `velvet destination add <kind>`: an option per declared field, the events, `--json`. */
+function addCommand(add: Command, kind: DestinationDeclaration): void {
+  const command = add
+    .command(kind.kind)
+    .description(kind.summary)
+    .requiredOption("--account <id>", "the account id", parseId);
+  for (const field of kind.fields) {
+    const flag = `--${flagOf(field)} ${field.cliValue}`;
+    if (field.default !== undefined) command.option(flag, field.cliHelp, field.default);
+    else if (field.type === "store") command.requiredOption(flag, field.cliHelp, parseId);
+    else command.requiredOption(flag, field.cliHelp);
+  }
+  command
+    .option(
+      "--events <list>",
+      `comma-separated, from ${kind.events.join(", ")} (default: ${kind.events.length === DESTINATION_EVENTS.length ? "all" : kind.events.join(", ")})`,
+    )
+    .option("--json", "print one JSON object")
+    .action((opts: AccountOption & { events?: string } & Record<string, string>) =>
+      addAndPrint(kind, opts),
+    );
+}
+
+/** Adds a destination and prints what was added, and what it reveals this once. */
 async function addAndPrint(
-  opts: AccountOption & { events?: string },
-  kind: "klaviyo" | "shopify",
-  fields: Record<string, string>,
+  kind: DestinationDeclaration,
+  opts: AccountOption & { events?: string } & Record<string, string>,
 ): Promise<void> {
+  const fields = Object.fromEntries(
+    kind.fields.map((f) => [f.name, String(opts[optionKeyOf(f)] ?? "")]),
+  );
   const added = await withDeps(
     (deps) =>
       addDestination(deps, {
         accountId: opts.account,
-        kind,
+        kind: kind.kind,
         fields,
         events: opts.events,
         actor: commandActor(),
       }),
     { providers: false },
   );
+  const { reveals } = kind;
+  if (reveals === undefined) {
+    printResult(
+      Boolean(opts.json),
+      { destinationId: added.destinationId, target: added.target, events: added.events },
+      () => `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
+    );
+    return;
+  }
+  const revealed = added.revealed[reveals.name] ?? "";
   printResult(
     Boolean(opts.json),
-    { destinationId: added.destinationId, target: added.target, events: added.events },
-    () => `${added.target} added as ${added.destinationId}: receives ${added.events.join(", ")}.`,
+    {
+      destinationId: added.destinationId,
+      [reveals.name]: revealed,
+      [reveals.targetName]: added.target,
+      events: added.events,
+    },
+    () =>
+      [
+        `${kind.label} ${added.destinationId} added: ${added.target} receives ${added.events.join(", ")}.`,
+        `${reveals.label} (shown once, ${reveals.keep}): ${revealed}`,
+      ].join("\n"),
   );
 }

@@ -11,8 +11,11 @@
  * - attempt: one try at a delivery, logged in `destination_attempts`.
  * - historical: an event about a customer from an import or a store backfill; machines receive
  *   it (marked), people are not alerted.
- * - driver: what a kind knows (how to check what is added, how to send one delivery); the
- *   registry maps each kind to its driver, filled in main.ts by the feature owning the kind.
+ * - declaration: what a kind says about itself (label, input fields, events, its add form),
+ *   from which the dashboard's form and route and `velvet destination add <kind>` are derived
+ *   (destination-declaration.ts).
+ * - driver: a kind's declaration and what it does (check what is added, send one delivery); the
+ *   registry maps each kind to its driver, built from the kinds in destination-kinds.ts.
  * - disabled: a destination whose receiver answered 410 Gone; its events are recorded as failed
  *   deliveries and not sent until the merchant enables it again (disable-destination.ts).
  */
@@ -20,6 +23,7 @@ import type { DestinationEvent, DestinationKind } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import type { OutboundHttp } from "../../lib/outbound/outbound-http.js";
 import type { DeliveryResult } from "../alerts/delivery-result.js";
+import type { DestinationDeclaration } from "./destination-declaration.js";
 
 /** A destination as its driver sees it, its secret opened. */
 export interface OpenDestination {
@@ -56,10 +60,7 @@ export interface PreparedDestination {
   revealOnce?: Record<string, string>;
 }
 
-export interface DestinationDriver {
-  kind: DestinationKind;
-  /** Events this kind can take (and the default when none are named). */
-  events: readonly DestinationEvent[];
+export interface DestinationDriver extends DestinationDeclaration {
   /**
    * Checks what an admin typed (throws AppError `bad_request` with why), asking the outside
    * when it must (a token's scopes), and prepares the row.

@@ -16,17 +16,15 @@ import {
 import { servingVersion } from "../../../test/fakes/shopify-version.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
-import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
+import { insertShopifyConnection, STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { createWorker, type Worker } from "../../jobs/worker.js";
-import { newId } from "../../lib/ids.js";
 import { allTasks } from "../../tasks.js";
 import { updateAccount } from "../accounts/update-account.js";
 import { systemActor } from "../audit/audit-actor.js";
 import { createStoreWindows } from "../enrichment/offline/store-order-window.js";
 import { rejudgeCustomer } from "../enrichment/rejudge/rejudge-customer.js";
 import { eraseCustomer } from "../privacy/erase-customer.js";
-import { sealCredentials } from "../store-sync/credentials.js";
 import { addDestination } from "./add-destination.js";
 import { TAG_VIP } from "./shopify/shopify-graphql.js";
 import { testDestination } from "./test-destination.js";
@@ -43,32 +41,8 @@ for (const engine of ENGINES) {
     let n = 0;
 
     /** A connected store (as store-sync saves one); `shop` differs per connection of a store. */
-    async function connection(token: string, shop = shopify.shop): Promise<string> {
-      const id = newId();
-      const now = Date.now();
-      const key = app.deps.config.storeSync.tokenKey as Buffer;
-      await app.deps.db.kysely
-        .insertInto("store_connections")
-        .values({
-          id,
-          account_id: account.accountId,
-          store_id: account.storeId,
-          platform: "shopify",
-          shop,
-          credentials: sealCredentials(key, id, { platform: "shopify", token }),
-          credentials_hint: `…${token.slice(-4)}`,
-          state: "paused",
-          cursor: "{}",
-          live_after: now,
-          orders_synced: 0,
-          orders_skipped: 0,
-          failures: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      return id;
-    }
+    const connection = (token: string, shop = shopify.shop) =>
+      insertShopifyConnection(app.deps, account, token, shop);
 
     beforeAll(async () => {
       [fakes, shopify] = await Promise.all([startFakeProviders(), startFakeShopifyCustomers()]);

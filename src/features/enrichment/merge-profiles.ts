@@ -2,7 +2,7 @@
  * Merges what several providers learned about one person into one normalised profile.
  *
  * The caller passes the fragments in provider precedence, most trusted first (the enrichment job
- * uses People Data Labs, EnrichLayer, FullContact, Gravatar). Rules:
+ * uses each provider's declared precedence, provider-registry.ts). Rules:
  * - every scalar field (text and figures alike) takes the first non-empty value in that order.
  *   Figures are not maxed: sources disagree because they measure differently, and taking the
  *   largest would let the most optimistic source win every time and inflate the score;
@@ -11,6 +11,7 @@
  *   the larger one is the fresher crawl), and a missing handle or URL is filled from the others.
  * Empty means absent, null, a blank string, or a number that is not finite or is negative.
  */
+import { PROVIDER_NAMES } from "../../provider-registry.js";
 import type { ProfileFragment, ProviderName, SocialProfile } from "./providers/provider.js";
 
 type ScalarKey = Exclude<keyof ProfileFragment, "social">;
@@ -30,8 +31,12 @@ const SCALAR_KEYS: ScalarKey[] = [
   "location",
 ];
 
-/** Provider precedence when two disagree: identity data first, then social, then public records. */
-export const PRECEDENCE: ProviderName[] = ["pdl", "enrichlayer", "fullcontact", "gravatar"];
+/**
+ * Provider precedence when two disagree: identity data first, then social, then public records,
+ * as each provider's declaration says (provider-registry.ts: a provider cannot be declared
+ * without its precedence).
+ */
+export const PRECEDENCE: readonly ProviderName[] = PROVIDER_NAMES;
 
 /** Merges the providers' matches, whatever order they came in, in PRECEDENCE order. */
 export function mergeMatches(

@@ -1,4 +1,5 @@
 /** Settings → Billing: what was charged, by month and by day. */
+import { providerLabel } from "../../../provider-registry.js";
 import type { Usage } from "../../billing/get-usage.js";
 import type { BudgetStatus } from "../../billing/monthly-budget.js";
 import type { ProviderSpendSummary } from "../../billing/provider-spend.js";
@@ -60,14 +61,6 @@ ${monthsPanel(summary.months, usage.month)}`,
   });
 }
 
-/** Names as the providers spell them; a provider not listed shows its configuration name. */
-const PROVIDER_LABELS: Record<string, string> = {
-  pdl: "People Data Labs",
-  enrichlayer: "EnrichLayer",
-  fullcontact: "FullContact",
-  gravatar: "Gravatar",
-};
-
 function providerSpendPanel(spend: ProviderSpendSummary, usage: Usage, isCurrent: boolean) {
   return html`<section class="panel" aria-labelledby="providers-title">
   <h2 id="providers-title">Provider costs, ${formatMonth(usage.month)}</h2>
@@ -80,7 +73,7 @@ function providerSpendPanel(spend: ProviderSpendSummary, usage: Usage, isCurrent
     <thead><tr><th scope="col">Provider</th><th scope="col" class="num">Billed lookups</th><th scope="col" class="num">Cost</th></tr></thead>
     <tbody>${spend.providers.map(
       (row) => html`<tr>
-      <td class="primary-cell">${PROVIDER_LABELS[row.provider] ?? row.provider}</td>
+      <td class="primary-cell">${providerLabel(row.provider)}</td>
       <td data-label="Billed lookups" class="num">${formatCount(row.lookups)}</td>
       <td data-label="Cost" class="num nowrap">${formatMoney(row.amountUsd)}</td>
     </tr>`,

@@ -1,6 +1,8 @@
 /**
  * Settings → Integrations → Destinations (admins and owners: the dashboard's default access):
- * list, add a signed webhook (its secret shown on the answer, once), send a test, enable one its
+ * list, add a destination of each registered kind (one route per kind, its fields from the
+ * kind's declaration; what it reveals, a webhook's secret, shown on the answer, once), send a
+ * test, enable one its
  * receiver disabled (410 Gone), remove, and a destination's delivery log with "Send again". Forms
  * carry the CSRF token (actionOptions); adding, enabling and removing are audited by the use
  * cases; another account's ids are a 404.
@@ -47,25 +49,37 @@ const NOTICES: Record<string, Notice> = {
 type WithId = { Params: { destinationId: string } };
 
 async function renderList(
-  deps: Deps,
+  deps: Deps & DestinationsDeps,
   reply: FastifyReply,
   session: DashboardSession,
-  extra: Omit<DestinationsProps, "session" | "destinations" | "shops" | "versionWarnings">,
+  extra: Omit<
+    DestinationsProps,
+    "session" | "destinations" | "stores" | "versionWarnings" | "kinds"
+  >,
   status = 200,
 ) {
   const destinations = await listDestinations(deps.db.kysely, session.accountId);
-  const shops = (await listConnections(deps.db.kysely, session.accountId))
-    .filter((c) => c.platform === "shopify")
-    .map((c) => ({ connectionId: c.connectionId, shop: c.shop }));
+  const stores = (await listConnections(deps.db.kysely, session.accountId)).map((c) => ({
+    connectionId: c.connectionId,
+    shop: c.shop,
+    platform: c.platform,
+  }));
   // An ageing platform version is shown to the accounts that use the platform.
   const uses = new Set<string>(destinations.map((d) => d.kind));
-  if (shops.length > 0) uses.add("shopify");
+  if (stores.some((s) => s.platform === "shopify")) uses.add("shopify");
   const versionWarnings = apiVersionStandings(deps.config, deps.clock.now())
     .filter((s) => s.warning !== null && uses.has(s.platform.toLowerCase()))
     .map((s) => ({ stage: s.stage, text: s.warning ?? "" }));
   return sendPage(
     reply,
-    destinationsView({ session, destinations, shops, versionWarnings, ...extra }),
+    destinationsView({
+      session,
+      destinations,
+      stores,
+      versionWarnings,
+      kinds: [...deps.destinations.values()],
+      ...extra,
+    }),
     status,
   );
 }
@@ -77,75 +91,48 @@ export function registerDestinationsRoutes(app: FastifyInstance, deps: Deps & De
     }),
   );
 
-  app.post(`${DESTINATIONS_PATH}/webhook`, actionOptions(deps), async (request, reply) => {
-    const session = sessionOf(request);
-    const body = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
-    const url = formField(body, "url").trim();
-    const events = body.getAll("events").join(",");
-    const refuse = (error: string) =>
-      renderList(
-        deps,
-        reply,
-        session,
-        { notice: null, refused: { form: "webhook", url, error } },
-        400,
-      );
-    if (events === "") return refuse("Choose at least one event.");
-    try {
-      const added = await addDestination(deps, {
-        accountId: session.accountId,
-        kind: "webhook",
-        fields: { url },
-        events,
-        actor: userActor(session.userEmail),
-      });
-      // Answered here, not redirected: the secret is on this page and on no URL.
-      return renderList(deps, reply, session, {
-        notice: null,
-        added: { destinationId: added.destinationId, secret: added.revealed.secret ?? "" },
-      });
-    } catch (error) {
-      if (error instanceof AppError) return refuse(error.message);
-      throw error;
-    }
-  });
-
-  app.post(`${DESTINATIONS_PATH}/klaviyo`, actionOptions(deps), async (request, reply) => {
-    const session = sessionOf(request);
-    try {
-      await addDestination(deps, {
-        accountId: session.accountId,
-        kind: "klaviyo",
-        fields: { apiKey: formField(request.body, "apiKey") },
-        actor: userActor(session.userEmail),
-      });
-      return seeOther(reply, `${DESTINATIONS_PATH}?notice=added`);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      const refused = { form: "klaviyo" as const, url: "", error: error.message };
-      return renderList(deps, reply, session, { notice: null, refused }, 400);
-    }
-  });
-
-  app.post(`${DESTINATIONS_PATH}/shopify`, actionOptions(deps), async (request, reply) => {
-    const session = sessionOf(request);
-    try {
-      await addDestination(deps, {
-        accountId: session.accountId,
-        kind: "shopify",
-        fields: {
-          connectionId: formField(request.body, "connectionId"),
-          tag: formField(request.body, "tag"),
-        },
-        actor: userActor(session.userEmail),
-      });
-      return seeOther(reply, `${DESTINATIONS_PATH}?notice=added`);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      const refused = { form: "shopify" as const, url: "", error: error.message };
-      return renderList(deps, reply, session, { notice: null, refused }, 400);
-    }
-  });
+  // One add route per registered kind, reading the fields its declaration names.
+  for (const kind of deps.destinations.values()) {
+    app.post(`${DESTINATIONS_PATH}/${kind.kind}`, actionOptions(deps), async (request, reply) => {
+      const session = sessionOf(request);
+      const body = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+      const fields = Object.fromEntries(kind.fields.map((f) => [f.name, formField(body, f.name)]));
+      const events = kind.form.chooseEvents ? body.getAll("events").join(",") : undefined;
+      const refuse = (error: string) => {
+        // What was typed goes back into the form, a secret never.
+        const values = Object.fromEntries(
+          kind.fields.filter((f) => f.type !== "secret").map((f) => [f.name, fields[f.name] ?? ""]),
+        );
+        return renderList(
+          deps,
+          reply,
+          session,
+          { notice: null, refused: { kind: kind.kind, values, error } },
+          400,
+        );
+      };
+      if (events === "") return refuse("Choose at least one event.");
+      try {
+        const added = await addDestination(deps, {
+          accountId: session.accountId,
+          kind: kind.kind,
+          fields,
+          events,
+          actor: userActor(session.userEmail),
+        });
+        if (kind.reveals === undefined) return seeOther(reply, `${DESTINATIONS_PATH}?notice=added`);
+        // Answered here, not redirected: what is revealed is on this page and on no URL.
+        const revealed = added.revealed[kind.reveals.name] ?? "";
+        return renderList(deps, reply, session, {
+          notice: null,
+          added: { kind, destinationId: added.destinationId, revealed },
+        });
+      } catch (error) {
+        if (error instanceof AppError) return refuse(error.message);
+        throw error;
+      }
+    });
+  }
 
   app.get<WithId>(`${DESTINATIONS_PATH}/:destinationId`, pageOptions, async (request, reply) => {
     const session = sessionOf(request);

@@ -1,4 +1,5 @@
 /** Settings → System: the account's enrichments and alerts that gave up, each with Retry. */
+import { providerLabel } from "../../../provider-registry.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
 import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { timeTag } from "../html/format.js";
@@ -23,13 +24,6 @@ export interface ServerSetup {
   storeKeySet: boolean;
 }
 
-const PROVIDER_NAMES: Record<string, string> = {
-  pdl: "People Data Labs",
-  enrichlayer: "EnrichLayer",
-  fullcontact: "FullContact",
-  gravatar: "Gravatar",
-};
-
 /** The server's notices in full: what is missing and which variable turns it on. */
 function serverPanel(server: ServerSetup, threshold: number): SafeHtml {
   return html`<section class="panel" aria-labelledby="server-title" id="server">
@@ -37,7 +31,7 @@ function serverPanel(server: ServerSetup, threshold: number): SafeHtml {
   <p class="muted small">Set by whoever runs Velvet, with environment variables and a restart (all of them are in <code>docs/configuration.md</code>).</p>
   ${noProvidersNotice(server.providers, threshold)}
   <dl class="facts">
-    <dt>Enrichment providers</dt><dd>${server.providers.length === 0 ? "None: offline signals only" : server.providers.map((p) => PROVIDER_NAMES[p] ?? p).join(", ")}</dd>
+    <dt>Enrichment providers</dt><dd>${server.providers.length === 0 ? "None: offline signals only" : server.providers.map(providerLabel).join(", ")}</dd>
     <dt>E-mail</dt><dd>${server.emailEnabled ? "Set up: alerts, invitations and links are mailed" : html`Not set up (<code>SMTP_URL</code>): e-mail alerts are kept, shown as waiting, and sent once it is set (they wait up to 7 days)`}</dd>
     <dt>Store connections</dt><dd>${server.storeKeySet ? "Possible: credentials are kept encrypted" : html`Not possible yet: <code>STORE_TOKEN_KEY</code> (32 random bytes, the same on every Velvet process) is not set`}</dd>
   </dl>

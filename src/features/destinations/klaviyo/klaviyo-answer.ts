@@ -8,33 +8,28 @@
 import { excerpt } from "../../../lib/excerpt.js";
 import type { OutboundResponse } from "../../../lib/outbound/outbound-http.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
+import { readHttpAnswer } from "../read-http-answer.js";
 
 const DEFAULT_WAIT_MS = 1_000;
 
 export function readAnswer(res: OutboundResponse, revision: string): DeliveryResult {
-  if (res.kind === "refused") return { outcome: "failed", statusCode: null, error: res.error };
-  if (res.kind !== "answered") return { outcome: "retry", statusCode: null, error: res.error };
-  if (res.verdict === "ok") return { outcome: "delivered", statusCode: res.status, error: null };
-  const said = jsonApiError(res.body);
-  const error = `${res.status} ${said.text}`.trim();
-  if (res.status === 429) {
-    const delayMs = res.retryAfterMs ?? DEFAULT_WAIT_MS;
-    return { outcome: "deferred", delayMs, error, statusCode: res.status };
-  }
-  if (res.verdict === "retry") {
-    return res.retryAfterMs === undefined
-      ? { outcome: "retry", statusCode: res.status, error }
-      : { outcome: "retry", statusCode: res.status, error, delayMs: res.retryAfterMs };
-  }
-  if (res.status === 410 || said.codes.includes("invalid_revision")) {
-    const why = res.status === 410 ? "no longer serves" : "does not accept";
-    return {
-      outcome: "failed",
-      statusCode: res.status,
-      error: `${error} (Klaviyo ${why} API revision ${revision}: set KLAVIYO_REVISION to Klaviyo's current revision)`,
-    };
-  }
-  return { outcome: "failed", statusCode: res.status, error };
+  return readHttpAnswer(res, {
+    said: (body) => jsonApiError(body).text,
+    rateLimitWaitMs: DEFAULT_WAIT_MS,
+    special: (answered, error) => {
+      if (
+        answered.status !== 410 &&
+        !jsonApiError(answered.body).codes.includes("invalid_revision")
+      )
+        return undefined;
+      const why = answered.status === 410 ? "no longer serves" : "does not accept";
+      return {
+        outcome: "failed",
+        statusCode: answered.status,
+        error: `${error} (Klaviyo ${why} API revision ${revision}: set KLAVIYO_REVISION to Klaviyo's current revision)`,
+      };
+    },
+  });
 }
 
 /** Klaviyo's JSON:API `errors`: each one's code and detail (or title), else the body's excerpt. */

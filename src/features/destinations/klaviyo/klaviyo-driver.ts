@@ -13,15 +13,42 @@
  */
 import { AppError } from "../../../lib/app-error.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
+import { CustomerEventBody } from "../customer-event-body.js";
+import type { DestinationDeclaration } from "../destination-declaration.js";
 import type { DestinationDriver } from "../destination-driver.js";
 import { readAnswer } from "./klaviyo-answer.js";
 import { forgetInKlaviyo } from "./klaviyo-forget.js";
-import { CustomerEventBody, profileImport } from "./klaviyo-profile.js";
+import { profileImport } from "./klaviyo-profile.js";
+
+export const KLAVIYO_DESTINATION = {
+  kind: "klaviyo",
+  label: "Klaviyo",
+  summary: "set Velvet's properties (VIP, score, reasons) on each customer's Klaviyo profile",
+  events: ["customer.enriched", "customer.forgotten"],
+  fields: [
+    {
+      name: "apiKey",
+      label: "Private API key",
+      type: "secret",
+      placeholder: "pk_…",
+      formHelp: "Stored encrypted; only its last 4 characters are shown again.",
+      cliValue: "<key>",
+      cliHelp:
+        "a Klaviyo private API key (pk_…) with Profiles full access (and Data Privacy, to delete the profile of a person who asks to be erased)",
+    },
+  ],
+  form: {
+    title: "Add Klaviyo",
+    intro:
+      "Each enrichment sets `velvet_vip`, `velvet_score` and `velvet_reasons` on the customer's Klaviyo profile (found or created by e-mail), for your segments and flows; Velvet writes nothing else there. A person's own erasure request deletes their Klaviyo profile; when Velvet's retention or the closing of your Velvet account forgets them, the profile stays and only Velvet's properties are removed. In Klaviyo: Settings › API keys › Create Private API Key, a custom key with **Profiles: Full access** and **Data Privacy: Full access** (without it, an erasure request too only removes Velvet's properties from the profile).",
+    submit: "Add Klaviyo",
+    chooseEvents: false,
+  },
+} as const satisfies DestinationDeclaration;
 
 export function klaviyoDriver(options: { baseUrl: string; revision: string }): DestinationDriver {
   return {
-    kind: "klaviyo",
-    events: ["customer.enriched", "customer.forgotten"],
+    ...KLAVIYO_DESTINATION,
     // Klaviyo hears of a forgotten person only when it heard of them before: the merchant's own
     // profiles of people Velvet never sent are not Velvet's to delete.
     forgetsOnlyWhatItWasSent: true,

@@ -8,7 +8,7 @@
  * import, which would create the profile again.
  */
 import { z } from "zod";
-import { ERASURE_REASONS } from "../../privacy/privacy-registry.js";
+import type { CustomerEventBody } from "../customer-event-body.js";
 
 export const VELVET_PROPERTIES = [
   "velvet_vip",
@@ -20,34 +20,8 @@ export const VELVET_PROPERTIES = [
   "velvet_scored_at",
 ] as const;
 
-const Reason = z.object({ label: z.string(), value: z.string().nullable(), points: z.number() });
-
-/** The customer event's body as stored with the delivery (enqueue-deliveries.ts). */
-export const CustomerEventBody = z.object({
-  type: z.string(),
-  timestamp: z.string(),
-  data: z.object({
-    customer: z.object({
-      id: z.string(),
-      email: z.string(),
-      firstName: z.string().optional(),
-      lastName: z.string().optional(),
-    }),
-    score: z.number().optional(),
-    threshold: z.number().optional(),
-    /** The account's tier the score reached; null: none (absent in bodies from before tiers). */
-    tier: z.string().nullable().optional(),
-    vip: z.boolean().optional(),
-    reasons: z.array(Reason).optional(),
-    historical: z.boolean().optional(),
-    /** customer.forgotten: why; a body without one is not taken for the person's request. */
-    reason: z.enum(ERASURE_REASONS).optional(),
-  }),
-});
-export type CustomerEventBody = z.infer<typeof CustomerEventBody>;
-
 /** "Seniority: c_level (+25)", one line per reason: Klaviyo properties are flat values. */
-function reasonLines(reasons: z.infer<typeof Reason>[]): string {
+function reasonLines(reasons: NonNullable<CustomerEventBody["data"]["reasons"]>): string {
   return reasons
     .map((r) => `${r.label}${r.value === null ? "" : `: ${r.value}`} (+${r.points})`)
     .join("; ");

@@ -17,7 +17,10 @@ import { accountTiers } from "../../customers/account-tiers.js";
 import { PlatformError } from "../../store-sync/platform-http.js";
 import { shopifyAdminToken } from "../../store-sync/shopify-admin-token.js";
 import { type ShopifyAccess, shopifyEndpoint } from "../../store-sync/shopify-client.js";
+import { CustomerEventBody } from "../customer-event-body.js";
+import type { DestinationDeclaration } from "../destination-declaration.js";
 import type { DestinationDriver, DriverDeps } from "../destination-driver.js";
+import { type AnswerRules, readHttpAnswer } from "../read-http-answer.js";
 import {
   customerGid,
   METAFIELD,
@@ -73,11 +76,62 @@ function tokenFailure(error: unknown): DeliveryResult {
     : { outcome: "retry", statusCode: null, error: error.message };
 }
 
+/**
+ * A 200 is read for GraphQL's own errors; 401 (after one renewal), 403 and 404 mean the store
+ * refused the call; a 429 waits (Retry-After, else 2 s); every other answer is tried again.
+ */
+const SHOPIFY_ANSWERS: AnswerRules = {
+  ok: (res) => readMutationAnswer(res.status, res.body),
+  rateLimitWaitMs: 2_000,
+  rejected: "retry",
+  special: (res, error) =>
+    res.status === 401 || res.status === 403 || res.status === 404
+      ? {
+          outcome: "failed",
+          statusCode: res.status,
+          error: `the store refused the call (${error})`,
+        }
+      : undefined,
+};
+
 /** `access`: the shop addresses allowed and the Admin API version (SHOPIFY_API_VERSION). */
+export const SHOPIFY_DESTINATION = {
+  kind: "shopify",
+  label: "Shopify customer tags",
+  summary: "tag each VIP's Shopify customer on a connected store (needs write_customers)",
+  events: ["customer.vip", "customer.forgotten"],
+  fields: [
+    {
+      name: "connectionId",
+      label: "Store",
+      type: "store",
+      platform: "shopify",
+      platformLabel: "Shopify",
+      flag: "connection",
+      cliValue: "<id>",
+      cliHelp: "the store connection (velvet store list)",
+    },
+    {
+      name: "tag",
+      label: "Customer tag",
+      type: "text",
+      default: DEFAULT_TAG,
+      cliValue: "<tag>",
+      cliHelp: "the customer tag",
+    },
+  ],
+  form: {
+    title: "Tag VIPs in Shopify",
+    intro:
+      "A VIP who ordered in a connected Shopify store gets a customer tag (for Flow, discounts, your help desk) and a `velvet.vip_score` metafield; forgetting a person removes both. The store's token needs the `write_customers` scope: Velvet checks it with Shopify first.",
+    submit: "Tag VIPs in Shopify",
+    chooseEvents: false,
+  },
+} as const satisfies DestinationDeclaration;
+
 export function shopifyDriver(options: ShopifyAccess): DestinationDriver {
   return {
-    kind: "shopify",
-    events: ["customer.vip", "customer.forgotten"],
+    ...SHOPIFY_DESTINATION,
     forgetsOnlyWhatItWasSent: true,
     accepts: (_event, data) =>
       typeof (data.customer as { shopifyId?: unknown } | undefined)?.shopifyId === "string",
@@ -142,15 +196,9 @@ export function shopifyDriver(options: ShopifyAccess): DestinationDriver {
         const res = await graphql(deps, options, c, { query: SCOPES_QUERY }, signal).catch(
           tokenFailure,
         );
-        if ("outcome" in res) return res;
-        return res.kind === "answered"
-          ? readMutationAnswer(res.status, res.body)
-          : { outcome: "retry", statusCode: null, error: res.error };
+        return "outcome" in res ? res : readHttpAnswer(res, SHOPIFY_ANSWERS);
       }
-      const event = JSON.parse(delivery.body) as {
-        type: string;
-        data: { customer: { shopifyId?: string }; score?: number; tier?: string | null };
-      };
+      const event = CustomerEventBody.parse(JSON.parse(delivery.body));
       const shopifyId = event.data.customer.shopifyId;
       if (shopifyId === undefined)
         return { outcome: "failed", statusCode: null, error: "the customer has no Shopify id" };
@@ -189,25 +237,7 @@ export function shopifyDriver(options: ShopifyAccess): DestinationDriver {
                 },
               };
       const res = await graphql(deps, options, c, body, signal).catch(tokenFailure);
-      if ("outcome" in res) return res;
-      if (res.kind === "refused") return { outcome: "failed", statusCode: null, error: res.error };
-      if (res.kind !== "answered") return { outcome: "retry", statusCode: null, error: res.error };
-      const answer = `${res.status} ${excerpt(res.body)}`.trim();
-      if (res.status === 401 || res.status === 403 || res.status === 404)
-        return {
-          outcome: "failed",
-          statusCode: res.status,
-          error: `the store refused the call (${answer})`,
-        };
-      if (res.status === 429)
-        return {
-          outcome: "deferred",
-          delayMs: res.retryAfterMs ?? 2_000,
-          error: answer,
-          statusCode: 429,
-        };
-      if (res.verdict !== "ok") return { outcome: "retry", statusCode: res.status, error: answer };
-      return readMutationAnswer(res.status, res.body);
+      return "outcome" in res ? res : readHttpAnswer(res, SHOPIFY_ANSWERS);
     },
   };
 }

@@ -13,11 +13,12 @@
  * Retry-After is honoured); an address the guard refuses is failed.
  */
 import { AppError } from "../../../lib/app-error.js";
-import { excerpt } from "../../../lib/excerpt.js";
 import type { DeliveryResult } from "../../alerts/delivery-result.js";
 import { checkWebhookUrl } from "../../alerts/webhook-url.js";
+import type { DestinationDeclaration } from "../destination-declaration.js";
 import type { DestinationDriver } from "../destination-driver.js";
 import { DESTINATION_EVENTS } from "../destination-events.js";
+import { type AnswerRules, readHttpAnswer } from "../read-http-answer.js";
 import { newWebhookSecret, signedHeaders } from "./sign-webhook.js";
 
 /**
@@ -28,10 +29,52 @@ import { newWebhookSecret, signedHeaders } from "./sign-webhook.js";
  */
 export const WEBHOOK_TIMEOUT_MS = 20_000;
 
+/** Every answer but 2xx, 410 and a redirect is tried again (the spec, above). */
+const WEBHOOK_ANSWERS: AnswerRules = {
+  rejected: "retry",
+  special: (res, error) => {
+    if (res.status === 410) return { outcome: "failed", statusCode: res.status, error, gone: true };
+    if (res.verdict === "redirect") {
+      const why = `${error}: redirects are not followed; set the receiver's final URL`;
+      return { outcome: "failed", statusCode: res.status, error: why };
+    }
+    return undefined;
+  },
+};
+
+export const WEBHOOK_DESTINATION = {
+  kind: "webhook",
+  label: "Signed webhook",
+  summary: "POST each event, signed as Standard Webhooks says, to a URL",
+  events: DESTINATION_EVENTS,
+  fields: [
+    {
+      name: "url",
+      label: "Receiver URL",
+      type: "url",
+      placeholder: "https://example.com/hooks/velvet",
+      cliValue: "<url>",
+      cliHelp: "the receiver's https URL",
+    },
+  ],
+  form: {
+    title: "Add a signed webhook",
+    intro:
+      "Each event is POSTed as JSON `{type, timestamp, data}` and signed as the Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`): verify it with any Standard Webhooks library. A failed delivery is tried again for up to 3 days under the same `webhook-id`; a redirect fails at once (give the final URL), and a `410 Gone` disables the webhook until you enable it again.",
+    submit: "Add webhook",
+    chooseEvents: true,
+  },
+  reveals: {
+    name: "secret",
+    label: "Signing secret",
+    keep: "keep it with your receiver",
+    targetName: "url",
+  },
+} as const satisfies DestinationDeclaration;
+
 export function webhookDriver(options: { allowPrivate: boolean }): DestinationDriver {
   return {
-    kind: "webhook",
-    events: DESTINATION_EVENTS,
+    ...WEBHOOK_DESTINATION,
     async prepare(_deps, _accountId, input, events) {
       const checked = checkWebhookUrl(input.url ?? "", { allowPrivate: options.allowPrivate });
       if (!checked.ok)
@@ -64,20 +107,7 @@ export function webhookDriver(options: { allowPrivate: boolean }): DestinationDr
         },
         signal,
       );
-      if (res.kind === "refused") return { outcome: "failed", statusCode: null, error: res.error };
-      if (res.kind !== "answered") return { outcome: "retry", statusCode: null, error: res.error };
-      const answer = `${res.status} ${excerpt(res.body)}`.trim();
-      if (res.verdict === "ok")
-        return { outcome: "delivered", statusCode: res.status, error: null };
-      if (res.status === 410)
-        return { outcome: "failed", statusCode: res.status, error: answer, gone: true };
-      if (res.verdict === "redirect") {
-        const error = `${answer}: redirects are not followed; set the receiver's final URL`;
-        return { outcome: "failed", statusCode: res.status, error };
-      }
-      return res.retryAfterMs === undefined
-        ? { outcome: "retry", statusCode: res.status, error: answer }
-        : { outcome: "retry", statusCode: res.status, error: answer, delayMs: res.retryAfterMs };
+      return readHttpAnswer(res, WEBHOOK_ANSWERS);
     },
   };
 }

@@ -5,6 +5,7 @@
  * sent until the first lookup.
  */
 import type { Config, ProviderSettings } from "../../../config.js";
+import { PROVIDER_NAMES } from "../../../provider-registry.js";
 import { createEnrichLayerProvider } from "./enrichlayer.js";
 import { createFullContactProvider } from "./fullcontact.js";
 import { createGravatarProvider } from "./gravatar.js";
@@ -39,10 +40,8 @@ export function configuredProviderNames(settings: Config["enrichment"]): Provide
     fullcontact: fullcontact.apiKey !== null,
     gravatar: gravatar.enabled,
   };
-  return PROVIDER_ORDER.filter((name) => on[name]);
+  return PROVIDER_NAMES.filter((name) => on[name]);
 }
-
-const PROVIDER_ORDER: ProviderName[] = ["pdl", "enrichlayer", "fullcontact", "gravatar"];
 
 export function createProviders(
   settings: Config["enrichment"],

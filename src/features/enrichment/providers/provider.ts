@@ -3,7 +3,10 @@
  * failure: it returns a result value, and `transient` carries whether and when to retry.
  */
 
-export type ProviderName = "pdl" | "enrichlayer" | "fullcontact" | "gravatar";
+/** A declared provider (provider-registry.ts: its label, precedence and variables). */
+export type { ProviderName } from "../../../provider-registry.js";
+
+import type { ProviderName } from "../../../provider-registry.js";
 
 export interface ProviderQuery {
   email: string;

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.js";
+import { PROVIDER_NAMES, PROVIDERS, providerLabel } from "./provider-registry.js";
+
+describe("the provider registry", () => {
+  it("gives every provider its own precedence, identity data first", () => {
+    const precedences = Object.values(PROVIDERS).map((p) => p.precedence);
+    expect(new Set(precedences).size).toBe(precedences.length);
+    expect(PROVIDER_NAMES).toEqual(["pdl", "enrichlayer", "fullcontact", "gravatar"]);
+  });
+
+  it("reads every provider's variables under its own prefix, with its defaults", () => {
+    const config = loadConfig({
+      ENRICHLAYER_API_KEY: " el_key ",
+      ENRICHLAYER_BASE_URL: "http://127.0.0.1:9/",
+      FULLCONTACT_RATE_LIMIT_PER_MIN: "7",
+    });
+    expect(config.enrichment.enrichlayer).toEqual({
+      apiKey: "el_key",
+      baseUrl: "http://127.0.0.1:9",
+      ratePerMinute: 300,
+      priceUsd: "0.30",
+    });
+    expect(config.enrichment.fullcontact.ratePerMinute).toBe(7);
+    expect(config.enrichment.pdl.apiKey).toBeNull();
+    for (const name of PROVIDER_NAMES)
+      expect(() => loadConfig({ [`${PROVIDERS[name].envPrefix}_PRICE_USD`]: "-1" })).toThrow(
+        `${PROVIDERS[name].envPrefix}_PRICE_USD: must be a non-negative decimal`,
+      );
+  });
+
+  it("labels a stored name as its provider spells it, an unknown one as itself", () => {
+    expect(providerLabel("pdl")).toBe("People Data Labs");
+    expect(providerLabel("retired")).toBe("retired");
+  });
+});
