@@ -11,28 +11,17 @@
  *   in its own `accounts` column; "" clears it.
  * - driver: how one alert is sent (deliver-alert.ts runs it: attempts, retries, the log).
  */
-import type { Kysely, Selectable, Transaction } from "kysely";
-import type { AccountsTable, AlertChannel, Database } from "../../../db/schema.js";
+import type { Kysely, Transaction } from "kysely";
+import type { AlertChannel, Database } from "../../../db/schema.js";
 import type { Deps } from "../../../deps.js";
 import type { TaskDefinition, TaskType } from "../../../jobs/task.js";
 import type { MetricsDeps } from "../../metrics/metrics.js";
 import type { AlertDelivery } from "../alert-deps.js";
 import type { AlertJobPayload, AlertJobPayloadSchema } from "../alert-job.js";
 import type { WebhookPolicy } from "../webhook-url.js";
+import type { ChannelColumn, ChannelValues } from "./channel-values.js";
 
-type AccountRow = Selectable<AccountsTable>;
-
-/** The `accounts` columns a channel may keep a setting in: the text ones that may be empty. */
-export type ChannelColumn = {
-  [K in keyof AccountRow]: AccountRow[K] extends string | null
-    ? null extends AccountRow[K]
-      ? K
-      : never
-    : never;
-}[keyof AccountRow];
-
-/** An account's stored channel settings, by column. */
-export type ChannelValues = Partial<Record<ChannelColumn, string | null>>;
+export type { ChannelColumn, ChannelValues };
 
 export type SettingCheck = { ok: true; stored: string | null } | { ok: false; reason: string };
 

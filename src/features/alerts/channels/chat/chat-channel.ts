@@ -20,10 +20,14 @@ const CHAT_ALERT_TASK = alertTaskType("deliver-chat-alert");
 export function chatDriver(delivery: AlertDelivery): ChannelDriver {
   return {
     channel: "chat",
-    target: (alert) => (alert.slackWebhookUrl ? maskWebhookUrl(alert.slackWebhookUrl) : null),
+    columns: ["slack_webhook_url"],
+    target: (alert) => {
+      const url = alert.settings.slack_webhook_url;
+      return url ? maskWebhookUrl(url) : null;
+    },
     send: (alert, _deps, signal) =>
       delivery.sendChat(
-        alert.slackWebhookUrl ?? "",
+        alert.settings.slack_webhook_url ?? "",
         buildChatAlertPayload(alert.content, alert.messageId),
         signal,
       ),

@@ -22,6 +22,7 @@ import { EMAIL_ALERT_TASK } from "./email-alert-task.js";
 export function emailDriver(delivery: AlertDelivery): ChannelDriver {
   return {
     channel: "email",
+    columns: [],
     target: (alert) => (alert.alertEmails.length > 0 ? alert.alertEmails.join(", ") : null),
     // Only confirmed addresses receive alerts; one still awaiting confirmation keeps the alert
     // waiting for as long as its link is valid.
