@@ -7,13 +7,12 @@ import type { Deps } from "../../../../deps.js";
 import type { TaskDefinition } from "../../../../jobs/task.js";
 import type { MetricsDeps } from "../../../metrics/metrics.js";
 import type { AlertDelivery } from "../../alert-deps.js";
-import { ALERT_BACKOFF, type AlertJobPayload, alertTaskType } from "../../alert-job.js";
+import { type AlertJobPayload, alertTaskType } from "../../alert-job.js";
 import { buildChatAlertPayload } from "../../build-chat-message.js";
 import { type ChannelDriver, deliverAlert } from "../../deliver-alert.js";
-import { markAlertFailed } from "../../record-delivery-attempt.js";
-import { requeueFailedAlert } from "../../requeue-failed-alert.js";
 import { checkWebhookUrl, maskWebhookUrl } from "../../webhook-url.js";
 import type { AlertChannelDefinition } from "../alert-channel.js";
+import { alertDeliveryTask } from "../alert-delivery-task.js";
 
 const CHAT_ALERT_TASK = alertTaskType("deliver-chat-alert");
 
@@ -39,13 +38,9 @@ export function deliverChatAlert(
   delivery: AlertDelivery,
 ): TaskDefinition<AlertJobPayload, Deps & MetricsDeps> {
   const driver = chatDriver(delivery);
-  return {
-    ...CHAT_ALERT_TASK,
-    backoff: ALERT_BACKOFF,
-    handle: (deps, payload, ctx) => deliverAlert(deps, driver, payload.alertId, ctx),
-    onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),
-    onRetry: (trx, payload) => requeueFailedAlert(trx, payload.alertId),
-  };
+  return alertDeliveryTask(CHAT_ALERT_TASK, (deps, payload, ctx) =>
+    deliverAlert(deps, driver, payload.alertId, ctx),
+  );
 }
 
 export const chatChannel = {

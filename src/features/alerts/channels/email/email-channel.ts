@@ -9,14 +9,13 @@ import type { MetricsDeps } from "../../../metrics/metrics.js";
 import type { AlertDelivery } from "../../alert-deps.js";
 import { CONFIRM_LINK_TTL_MS } from "../../alert-email-confirmation.js";
 import { alertEmailStates } from "../../alert-email-states.js";
-import { ALERT_BACKOFF, type AlertJobPayload } from "../../alert-job.js";
+import type { AlertJobPayload } from "../../alert-job.js";
 import { checkAlertSettings, splitAlertEmails } from "../../alert-settings.js";
 import { buildAlertEmail } from "../../build-alert-email.js";
 import { type ChannelDriver, deliverAlert } from "../../deliver-alert.js";
-import { markAlertFailed } from "../../record-delivery-attempt.js";
-import { requeueFailedAlert } from "../../requeue-failed-alert.js";
 import { waitForMail, wakeWaitingEmailAlerts } from "../../wait-for-mail.js";
 import type { AlertChannelDefinition } from "../alert-channel.js";
+import { alertDeliveryTask } from "../alert-delivery-task.js";
 import { EMAIL_ALERT_TASK } from "./email-alert-task.js";
 
 export function emailDriver(delivery: AlertDelivery): ChannelDriver {
@@ -53,19 +52,16 @@ export function deliverEmailAlert(
   delivery: AlertDelivery,
 ): TaskDefinition<AlertJobPayload, Deps & MetricsDeps> {
   const driver = emailDriver(delivery);
-  return {
-    ...EMAIL_ALERT_TASK,
-    backoff: ALERT_BACKOFF,
-    handle: (deps, payload, ctx) =>
+  return alertDeliveryTask(
+    EMAIL_ALERT_TASK,
+    (deps, payload, ctx) =>
       delivery.emailEnabled
         ? deliverAlert(deps, driver, payload.alertId, ctx)
         : waitForMail(deps, payload.alertId),
-    ...(delivery.emailEnabled
+    delivery.emailEnabled
       ? { onWorkerStart: async (deps) => void (await wakeWaitingEmailAlerts(deps)) }
-      : {}),
-    onGiveUp: (deps, payload, error) => markAlertFailed(deps.db.kysely, payload.alertId, error),
-    onRetry: (trx, payload) => requeueFailedAlert(trx, payload.alertId),
-  };
+      : {},
+  );
 }
 
 export const emailChannel = {
