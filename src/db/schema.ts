@@ -273,7 +273,8 @@ export interface AlertsTable {
 }
 
 export type VerdictValue = "right" | "wrong";
-export type VerdictSource = "dashboard" | "email" | "chat" | "cli";
+/** Where a verdict was given: the dashboard, the CLI, or the links of an alert on that channel. */
+export type VerdictSource = "dashboard" | "cli" | AlertChannel;
 
 /** A merchant's latest verdict on a VIP: one per customer, latest wins. */
 export interface VipVerdictsTable {

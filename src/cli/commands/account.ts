@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { loadConfig } from "../../config.js";
 import { changeAlertSettings } from "../../features/accounts/change-alert-settings.js";
 import { createAccount } from "../../features/accounts/create-account.js";
@@ -11,7 +11,14 @@ import {
   setMonthlyBudget,
 } from "../../features/accounts/set-monthly-budget.js";
 import { alertEmailStates } from "../../features/alerts/alert-email-states.js";
-import { checkAlertSettings } from "../../features/alerts/alert-settings.js";
+import type {
+  ChannelSetting,
+  ChannelValues,
+} from "../../features/alerts/channels/alert-channel.js";
+import {
+  CHANNEL_SETTINGS,
+  describeChannelSettings,
+} from "../../features/alerts/channels/channel-registry.js";
 import { recordAuditEvent } from "../../features/audit/record-audit-event.js";
 import { formatTiers, TIERS_RULE, type Tier } from "../../features/customers/tiers.js";
 import { checkEmail } from "../../features/orders/email-address.js";
@@ -101,7 +108,7 @@ export function registerAccount(program: Command): void {
       },
     );
 
-  account
+  const set = account
     .command("set")
     .description("change an account's settings")
     .requiredOption("--account <id>", "the account id", parseId)
@@ -109,9 +116,14 @@ export function registerAccount(program: Command): void {
       "--threshold <0-100>",
       "VIP threshold: a customer scoring above it is a VIP",
       parseThreshold,
-    )
-    .option("--slack-webhook <url>", 'Slack-compatible incoming-webhook URL ("" removes it)')
-    .option("--alert-email <a@x,b@y>", 'alert e-mail addresses, comma-separated ("" removes them)')
+    );
+  // Each alert channel's settings, as the channel declares them (alerts/channels/).
+  const channelOptions = CHANNEL_SETTINGS.map((setting) => {
+    const option = new Option(setting.cli.flags, setting.cli.help);
+    set.addOption(option);
+    return { setting, key: option.attributeName() };
+  });
+  set
     .option(
       "--rate-limit <N>",
       'API requests a minute per key for this account (0: unlimited; "": the default)',
@@ -134,17 +146,13 @@ export function registerAccount(program: Command): void {
         threshold?: number;
         tiers?: Tier[];
         monthlyBudget?: string;
-        slackWebhook?: string;
-        alertEmail?: string;
         rateLimit?: number | "default";
         json?: boolean;
       }) => {
-        const { view, defaultLimit } = await withDeps(async (deps) => {
-          const alerts = checkAlertSettings(
-            { slackWebhook: opts.slackWebhook, alertEmails: opts.alertEmail },
-            { allowPrivate: deps.config.alerts.allowPrivateWebhooks },
-          );
-          if (!alerts.ok) throw new CliError(alerts.errors.join("; "));
+        const { view, defaultLimit, channelLines } = await withDeps(async (deps) => {
+          const channels = readChannelOptions(channelOptions, set.opts(), {
+            allowPrivate: deps.config.alerts.allowPrivateWebhooks,
+          });
           const current = await getAccount(deps.db.kysely, opts.account);
           if (!current) throw new CliError(`No account ${opts.account}`);
           if (current.closedAt !== null) throw new CliError(`Account ${opts.account} is closed`);
@@ -156,7 +164,7 @@ export function registerAccount(program: Command): void {
                 vipThreshold: opts.threshold,
                 apiRateLimitPerMinute: opts.rateLimit === "default" ? null : opts.rateLimit,
                 tiers: opts.tiers,
-                ...alerts.settings,
+                channels,
               },
               actor: commandActor(),
             },
@@ -182,18 +190,14 @@ export function registerAccount(program: Command): void {
               : (await alertEmailStates(deps.db.kysely, opts.account, account.alertEmails))
                   .awaiting;
           const view = account && { ...account, alertEmailsAwaitingConfirmation: awaiting };
-          return { view, defaultLimit: deps.config.apiRateLimitPerMinute };
+          const channelLines = await describeChannelSettings(deps.db.kysely, opts.account);
+          return { view, defaultLimit: deps.config.apiRateLimitPerMinute, channelLines };
         });
-        const awaiting = new Set(view?.alertEmailsAwaitingConfirmation ?? []);
-        const emailLine = (view?.alertEmails ?? [])
-          .map((e) => (awaiting.has(e) ? `${e} (awaiting confirmation: no alerts yet)` : e))
-          .join(", ");
         printResult(Boolean(opts.json), view ?? {}, () =>
           [
             `Account ${opts.account}: VIP threshold ${view?.vipThreshold}`,
             `Tiers: ${formatTiers(view?.tiers ?? []) || "none"}`,
-            `Chat webhook: ${view?.slackWebhook ?? "none"}`,
-            `Alert e-mail: ${emailLine || "none"}`,
+            ...channelLines,
             `API rate limit: ${describeLimit(view?.apiRateLimitPerMinute ?? null, defaultLimit)}`,
             `Monthly lookup budget: ${view?.monthlyBudgetUsd == null ? "none" : `$${view.monthlyBudgetUsd}`}`,
           ].join("\n"),
@@ -202,6 +206,25 @@ export function registerAccount(program: Command): void {
     );
 
   registerAccountDelete(account);
+}
+
+/** The channel options given, each checked by its channel; a CliError names every refusal. */
+function readChannelOptions(
+  channelOptions: { setting: ChannelSetting; key: string }[],
+  opts: Record<string, unknown>,
+  policy: { allowPrivate: boolean },
+): ChannelValues {
+  const values: ChannelValues = {};
+  const errors: string[] = [];
+  for (const { setting, key } of channelOptions) {
+    const raw = opts[key];
+    if (typeof raw !== "string") continue;
+    const checked = setting.check(raw, policy);
+    if (checked.ok) values[setting.column] = checked.stored;
+    else errors.push(checked.reason);
+  }
+  if (errors.length > 0) throw new CliError(errors.join("; "));
+  return values;
 }
 
 /** "" → "none" (commander does not keep a null an option parser returns). */

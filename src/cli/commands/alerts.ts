@@ -1,6 +1,11 @@
 import type { Command } from "commander";
 import type { VerdictValue } from "../../db/schema.js";
 import { getAccount } from "../../features/accounts/get-account.js";
+import {
+  CHANNELS,
+  configuredChannels,
+  readChannelValues,
+} from "../../features/alerts/channels/channel-registry.js";
 import { type AlertView, listAlerts } from "../../features/alerts/list-alerts.js";
 import { verdictsOf } from "../../features/verdicts/list-verdicts.js";
 import { getPrecision } from "../../features/verdicts/precision.js";
@@ -36,17 +41,17 @@ export function registerAlerts(program: Command): void {
         }));
         // Only what the database says: this command's own environment (SMTP_URL or not) is not
         // the server's. An e-mail alert no server could send yet is listed as `waiting`.
-        return {
-          alerts: list,
-          channels: {
-            chat: account.slackWebhook === null ? "not configured" : "configured",
-            email: account.alertEmails.length === 0 ? "not configured" : "configured",
-          },
-        };
+        const configured = configuredChannels(
+          (await readChannelValues(deps.db.kysely, opts.account)) ?? {},
+        );
+        const channels = Object.fromEntries(
+          CHANNELS.map((c) => [c.name, configured[c.name] ? "configured" : "not configured"]),
+        );
+        return { alerts: list, channels };
       });
       printResult(Boolean(opts.json), answer, () =>
         [
-          `Chat: ${answer.channels.chat}. E-mail: ${answer.channels.email}.`,
+          CHANNELS.map((c) => `${c.shortLabel}: ${answer.channels[c.name]}.`).join(" "),
           ...(answer.alerts.length === 0 ? ["No alerts."] : answer.alerts.map(describe)),
         ].join("\n"),
       );

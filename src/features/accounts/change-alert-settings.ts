@@ -7,6 +7,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { splitAlertEmails } from "../alerts/alert-settings.js";
+import { CHANNEL_COLUMNS, CHANNEL_SETTINGS } from "../alerts/channels/channel-registry.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { formatTiers, readTiers, storedTiers } from "../customers/tiers.js";
@@ -19,13 +20,7 @@ export type SettingsBefore = Awaited<ReturnType<typeof readAlertSettings>>;
 export function readAlertSettings(db: Db, accountId: string) {
   return db
     .selectFrom("accounts")
-    .select([
-      "vip_threshold",
-      "slack_webhook_url",
-      "alert_emails",
-      "api_rate_limit_per_minute",
-      "tiers",
-    ])
+    .select(["vip_threshold", "api_rate_limit_per_minute", "tiers", ...CHANNEL_COLUMNS])
     .where("id", "=", accountId)
     .executeTakeFirst();
 }
@@ -47,6 +42,11 @@ export async function recordAlertSettingsChange(
     changes.threshold = { from: before.vip_threshold, to: s.vipThreshold };
   if (s.slackWebhookUrl !== undefined && s.slackWebhookUrl !== before.slack_webhook_url)
     changes.chatWebhook = s.slackWebhookUrl === null ? "removed" : "set";
+  for (const setting of CHANNEL_SETTINGS) {
+    const after = s.channels?.[setting.column];
+    const change = after === undefined ? undefined : setting.audit(before[setting.column], after);
+    if (change !== undefined) changes[setting.auditKey] = change;
+  }
   if (
     s.apiRateLimitPerMinute !== undefined &&
     s.apiRateLimitPerMinute !== before.api_rate_limit_per_minute

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import type { ChannelValues } from "../alerts/channels/alert-channel.js";
 import { storedTiers, type Tier } from "../customers/tiers.js";
 
 export interface AccountSettings {
@@ -8,6 +9,8 @@ export interface AccountSettings {
   slackWebhookUrl?: string | null;
   /** Already checked by `checkAlertSettings`; null or [] removes every address. */
   alertEmails?: string[] | null;
+  /** Any channel's settings as stored, each checked by its channel's `check`; null removes one. */
+  channels?: ChannelValues;
   /** Requests a minute per API key; 0: unlimited; null: back to API_RATE_LIMIT_PER_MINUTE. */
   apiRateLimitPerMinute?: number | null;
   /** Already checked by `parseTiers`; [] names no tier. */
@@ -31,8 +34,15 @@ export async function updateAccount(
     .where("id", "=", accountId)
     .executeTakeFirst();
   if (!exists) return false;
-  const alertEmails = settings.alertEmails === undefined ? undefined : (settings.alertEmails ?? []);
+  const fromChannels = settings.channels?.alert_emails;
+  const alertEmails =
+    settings.alertEmails !== undefined
+      ? (settings.alertEmails ?? [])
+      : fromChannels !== undefined
+        ? (fromChannels ?? "").split(",").filter((e) => e !== "")
+        : undefined;
   const changes = {
+    ...settings.channels,
     ...(settings.vipThreshold === undefined ? {} : { vip_threshold: settings.vipThreshold }),
     ...(settings.slackWebhookUrl === undefined
       ? {}

@@ -24,7 +24,7 @@ import {
   newOneTimeToken,
 } from "../security/one-time-token.js";
 import type { AlertsDeps } from "./alert-deps.js";
-import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
+import { EMAIL_ALERT_TASK } from "./channels/email/email-alert-task.js";
 import { buildPlainEmail } from "./plain-email.js";
 import { subjectText } from "./subject-text.js";
 
@@ -168,7 +168,7 @@ export async function confirmAlertEmail(
     await db
       .updateTable("jobs")
       .set({ run_at: now, updated_at: now })
-      .where("task", "=", DELIVER_EMAIL_ALERT_TASK)
+      .where("task", "=", EMAIL_ALERT_TASK.task)
       .where(
         "job_key",
         "in",

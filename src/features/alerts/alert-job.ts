@@ -1,16 +1,24 @@
 /** What the alert delivery jobs carry, how they back off and for how long they retry. */
 import { z } from "zod";
-import type { AlertChannel } from "../../db/schema.js";
 import { type BackoffPolicy, type TaskType, taskType } from "../../jobs/task.js";
 
 export const AlertJobPayloadSchema = z.object({ alertId: z.uuid() });
 export type AlertJobPayload = z.infer<typeof AlertJobPayloadSchema>;
 
-/** One delivery task per channel, each carrying the alert's id. */
-export const ALERT_TASKS: Record<AlertChannel, TaskType<typeof AlertJobPayloadSchema>> = {
-  chat: taskType("deliver-chat-alert", AlertJobPayloadSchema),
-  email: taskType("deliver-email-alert", AlertJobPayloadSchema),
-};
+/** A channel's delivery task (one per channel, channels/channel-registry.ts), carrying the alert's id. */
+export function alertTaskType(task: string): TaskType<typeof AlertJobPayloadSchema> {
+  return taskType(task, AlertJobPayloadSchema);
+}
+
+/**
+ * A backstop only: an alert is given up when its retry window has passed (ALERT_RETRY_WINDOW_MS),
+ * which with the alerts' backoff takes fewer than 200 attempts.
+ */
+export const ALERT_MAX_ATTEMPTS = 500;
+
+export function alertJobKey(alertId: string): string {
+  return `alert:${alertId}`;
+}
 
 /**
  * 5 s, doubling, capped at 10 minutes, each wait within 20 % of that (not between zero and it):

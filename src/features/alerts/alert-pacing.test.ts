@@ -19,7 +19,7 @@ import { createAlertDelivery } from "./alert-deps.js";
 import type { AlertJobPayload } from "./alert-job.js";
 import { alertTasks } from "./alert-tasks.js";
 import type { ChatMessage } from "./build-chat-message.js";
-import { deliverChatAlert } from "./deliver-chat-alert.js";
+import { deliverChatAlert } from "./channels/chat/chat-channel.js";
 import { DELIVER_CHAT_ALERT_TASK, enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 
 const SCALE = 25;

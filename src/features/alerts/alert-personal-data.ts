@@ -1,6 +1,6 @@
 /** What the alerts keep about a person (db/personal-data.ts): alerts, their jobs and attempts. */
 import { isoOrNull as iso, type PersonalDataHolder, rowsTouched } from "../../db/personal-data.js";
-import { alertJobKey } from "./enqueue-vip-alerts.js";
+import { alertJobKey } from "./alert-job.js";
 import { withAttempts } from "./with-attempts.js";
 
 async function alertIds(db: Parameters<PersonalDataHolder["erase"]>[0], customerId: string) {

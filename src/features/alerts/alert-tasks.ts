@@ -3,15 +3,13 @@ import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
 import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
-import { deliverChatAlert } from "./deliver-chat-alert.js";
-import { deliverEmailAlert } from "./deliver-email-alert.js";
+import { CHANNELS } from "./channels/channel-registry.js";
 import { notifyBudget } from "./notify-budget.js";
 import { notifyChannelOutage } from "./notify-channel-outage.js";
 
 export function alertTasks(delivery: AlertDelivery): TaskDefinition<unknown, Deps & MetricsDeps>[] {
   return [
-    deliverChatAlert(delivery),
-    deliverEmailAlert(delivery),
+    ...CHANNELS.map((channel) => channel.deliveryTask(delivery)),
     notifyChannelOutage(delivery),
     notifyBudget(delivery),
   ];

@@ -12,7 +12,7 @@ import type { Kysely } from "kysely";
 import type { AlertChannel, Database } from "../../db/schema.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { clipError } from "../../jobs/settle-job.js";
-import { ALERT_MAX_ATTEMPTS } from "./enqueue-vip-alerts.js";
+import { ALERT_MAX_ATTEMPTS } from "./alert-job.js";
 
 export const OWNER_NOTICE_AFTER_MS = 60 * 60_000;
 export const NOTIFY_CHANNEL_OUTAGE_TASK = "notify-channel-outage";

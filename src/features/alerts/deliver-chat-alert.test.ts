@@ -16,7 +16,7 @@ import { updateAccount } from "../accounts/update-account.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
 import { ALERT_RETRY_WINDOW_MS } from "./alert-job.js";
 import type { ChatMessage } from "./build-chat-message.js";
-import { deliverChatAlert } from "./deliver-chat-alert.js";
+import { deliverChatAlert } from "./channels/chat/chat-channel.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
 import { requeueFailedAlert } from "./requeue-failed-alert.js";

@@ -11,7 +11,7 @@ import { startSmtpServer, type TestSmtpServer } from "../../../test/support/smtp
 import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
-import { deliverEmailAlert } from "./deliver-email-alert.js";
+import { deliverEmailAlert } from "./channels/email/email-channel.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
 import {

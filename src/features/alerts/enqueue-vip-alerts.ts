@@ -15,21 +15,12 @@ import type { EventHandler } from "../../jobs/event-handlers.js";
 import { newId } from "../../lib/ids.js";
 import type { VipFound } from "../enrichment/enrichment-deps.js";
 import { newVerdictSecret } from "../verdicts/verdict-links.js";
-import { ALERT_TASKS } from "./alert-job.js";
-import { splitAlertEmails } from "./alert-settings.js";
-import { maskWebhookUrl } from "./webhook-url.js";
+import { ALERT_MAX_ATTEMPTS, alertJobKey } from "./alert-job.js";
+import { CHANNEL_COLUMNS, CHANNELS, channelNamed } from "./channels/channel-registry.js";
 
-export const DELIVER_CHAT_ALERT_TASK = ALERT_TASKS.chat.task;
-export const DELIVER_EMAIL_ALERT_TASK = ALERT_TASKS.email.task;
-/**
- * A backstop only: an alert is given up when its retry window has passed (ALERT_RETRY_WINDOW_MS
- * in alert-job.ts), which with the alerts' backoff takes fewer than 200 attempts.
- */
-export const ALERT_MAX_ATTEMPTS = 500;
-
-export function alertJobKey(alertId: string): string {
-  return `alert:${alertId}`;
-}
+export { ALERT_MAX_ATTEMPTS, alertJobKey };
+export const DELIVER_CHAT_ALERT_TASK = channelNamed("chat").task.task;
+export const DELIVER_EMAIL_ALERT_TASK = channelNamed("email").task.task;
 
 export interface VipAlertInput {
   accountId: string;
@@ -56,16 +47,11 @@ export async function enqueueVipAlerts(
 ): Promise<QueuedAlert[]> {
   const account = await findChannels.executeTakeFirst(trx, { id: vip.accountId });
   if (!account) return [];
-  const targets: Array<[AlertChannel, string]> = [];
-  const webhook = account.slack_webhook_url?.trim() ?? "";
-  if (webhook !== "") targets.push(["chat", maskWebhookUrl(webhook)]);
-  const emails = splitAlertEmails(account.alert_emails);
-  // Written whether or not this process can send mail: an alert for a channel the account set
-  // up is never dropped; without SMTP_URL it waits (deliver-email-alert.ts).
-  if (emails.length > 0) targets.push(["email", emails.join(", ")]);
-
   const queued: QueuedAlert[] = [];
-  for (const [channel, target] of targets) {
+  for (const definition of CHANNELS) {
+    const channel: AlertChannel = definition.name;
+    const target = definition.target(account);
+    if (target === null) continue;
     const alertId = newId(now);
     const inserted = await trx
       .insertInto("alerts")
@@ -93,7 +79,7 @@ export async function enqueueVipAlerts(
     await enqueueJob(
       trx,
       jobOf(
-        ALERT_TASKS[channel],
+        definition.task,
         { alertId },
         {
           jobKey: alertJobKey(alertId),
@@ -110,7 +96,7 @@ export async function enqueueVipAlerts(
 
 /** Prepared once (db/prepared-query.ts): it runs for every VIP. */
 const findChannels = preparedQuery(["id"], (db, v: { id: string }) =>
-  db.selectFrom("accounts").select(["slack_webhook_url", "alert_emails"]).where("id", "=", v.id),
+  db.selectFrom("accounts").select(CHANNEL_COLUMNS).where("id", "=", v.id),
 );
 
 /**

@@ -11,6 +11,7 @@ import { readTiers, tierOf } from "../customers/tiers.js";
 import { type VerdictLinks, verdictLinks } from "../verdicts/verdict-links.js";
 import { alertEmailStates } from "./alert-email-states.js";
 import { splitAlertEmails } from "./alert-settings.js";
+import type { ChannelColumn, ChannelValues } from "./channels/channel-values.js";
 import { type AlertReason, explainScore, type MoreReasons } from "./top-reasons.js";
 
 export interface AlertContent {
@@ -48,7 +49,8 @@ export interface LoadedAlert {
   status: AlertStatus;
   messageId: string;
   createdAt: number;
-  slackWebhookUrl: string | null;
+  /** The account's current settings of the alert's channel (the columns the caller asked for). */
+  settings: ChannelValues;
   /** The account's confirmed alert addresses: the only ones an alert is sent to. */
   alertEmails: string[];
   /** Addresses added in the dashboard that still await their owner's confirmation. */
@@ -60,6 +62,7 @@ export async function loadAlert(
   db: Kysely<Database>,
   alertId: string,
   publicBaseUrl: string,
+  channelColumns: readonly ChannelColumn[] = [],
 ): Promise<LoadedAlert | null> {
   const row = await db
     .selectFrom("alerts")
@@ -77,7 +80,6 @@ export async function loadAlert(
       "alerts.created_at",
       "alerts.account_id",
       "alerts.verdict_secret",
-      "accounts.slack_webhook_url",
       "accounts.alert_emails",
       "accounts.tiers",
       "stores.name as store_name",
@@ -93,9 +95,12 @@ export async function loadAlert(
       "enrichments.vip",
       "enrichments.vip_change_reason",
     ])
+    .select(channelColumns.map((c) => `accounts.${c}` as const))
     .where("alerts.id", "=", alertId)
     .executeTakeFirst();
   if (!row) return null;
+  const settings: ChannelValues = {};
+  for (const column of channelColumns) settings[column] = row[column] ?? null;
   const order = await db
     .selectFrom("orders")
     .select(["order_number", "external_order_id", "total", "currency"])
@@ -118,7 +123,7 @@ export async function loadAlert(
     status: row.status,
     messageId: row.message_id,
     createdAt: row.created_at,
-    slackWebhookUrl: row.slack_webhook_url,
+    settings,
     alertEmails: emails.confirmed,
     awaitingEmails: emails.awaiting,
     content: {

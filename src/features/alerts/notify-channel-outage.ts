@@ -11,16 +11,15 @@ import type { MetricsDeps } from "../metrics/metrics.js";
 import type { AlertDelivery } from "./alert-deps.js";
 import { ALERT_BACKOFF, ALERT_RETRY_WINDOW_MS } from "./alert-job.js";
 import { NOTIFY_CHANNEL_OUTAGE_TASK, OWNER_NOTICE_AFTER_MS } from "./channel-outages.js";
+import { CHANNEL_NAMES, channelNamed } from "./channels/channel-registry.js";
 import { buildPlainEmail } from "./plain-email.js";
 
 const PayloadSchema = z.object({
   accountId: z.string().min(1),
-  channel: z.enum(["chat", "email"]),
+  channel: z.enum(CHANNEL_NAMES),
   failingSince: z.number().int(),
 });
 type Payload = z.infer<typeof PayloadSchema>;
-
-const CHANNEL_NAME = { chat: "team chat (webhook)", email: "e-mail" } as const;
 
 export function notifyChannelOutage(
   delivery: AlertDelivery,
@@ -55,7 +54,7 @@ async function sendNotice(deps: Deps, delivery: AlertDelivery, p: Payload): Prom
     .toISOString()
     .replace(/\.\d+Z$/, " UTC")
     .replace("T", " ");
-  const name = CHANNEL_NAME[p.channel];
+  const name = channelNamed(p.channel).inSentence;
   const minutes = Math.round(OWNER_NOTICE_AFTER_MS / 60_000);
   const message = buildPlainEmail({
     from: deps.config.alerts.from,

@@ -8,7 +8,7 @@
 import { sql } from "kysely";
 import type { Deps } from "../../deps.js";
 import type { JobOutcome } from "../../jobs/task.js";
-import { DELIVER_EMAIL_ALERT_TASK } from "./enqueue-vip-alerts.js";
+import { EMAIL_ALERT_TASK } from "./channels/email/email-alert-task.js";
 import { recordDeliveryAttempt } from "./record-delivery-attempt.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -58,7 +58,7 @@ export async function wakeWaitingEmailAlerts(deps: Deps): Promise<number> {
   const result = await deps.db.kysely
     .updateTable("jobs")
     .set({ run_at: now, updated_at: now })
-    .where("task", "=", DELIVER_EMAIL_ALERT_TASK)
+    .where("task", "=", EMAIL_ALERT_TASK.task)
     .where("locked_by", "is", null)
     .where("run_at", ">", now)
     .where(

@@ -20,7 +20,7 @@ import { buildDeps, closeDeps } from "../../main.js";
 import { allTasks } from "../../tasks.js";
 import { createAccount } from "../accounts/create-account.js";
 import { createAlertDelivery } from "../alerts/alert-deps.js";
-import { deliverChatAlert } from "../alerts/deliver-chat-alert.js";
+import { deliverChatAlert } from "../alerts/channels/chat/chat-channel.js";
 import { enqueueVipAlerts } from "../alerts/enqueue-vip-alerts.js";
 import { SCRIPT, STYLESHEET } from "../dashboard/assets/asset-routes.js";
 import type { EnrichmentProvider } from "../enrichment/providers/provider.js";

@@ -4,7 +4,7 @@
  * in constant time) and the verdict recorded as from that alert's channel, by nobody signed in.
  */
 import type { Kysely } from "kysely";
-import type { Database, VerdictValue } from "../../db/schema.js";
+import type { AlertChannel, Database, VerdictValue } from "../../db/schema.js";
 import { isUuid } from "../../lib/ids.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordVerdict, type VerdictOutcome } from "./record-verdict.js";
@@ -20,7 +20,7 @@ export interface ValidLink {
   alertId: string;
   accountId: string;
   customerId: string;
-  channel: "chat" | "email";
+  channel: AlertChannel;
   verdict: VerdictValue;
   /** Who the verdict is about, as little as names them: "Jane D." (customerShortName). */
   customerName: string;
@@ -75,10 +75,10 @@ export async function checkVerdictLink(
 }
 
 /** Whoever followed the link: not signed in, known only by the channel the alert went to. */
-export function linkActor(channel: "chat" | "email"): AuditActor {
+export function linkActor(channel: AlertChannel): AuditActor {
   return {
     kind: "user",
-    name: channel === "email" ? "link in the e-mail alert" : "link in the chat alert",
+    name: `link in the ${channel === "email" ? "e-mail" : channel} alert`,
   };
 }
 

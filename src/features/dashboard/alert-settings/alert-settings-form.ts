@@ -7,10 +7,13 @@
  */
 import type { AccountSettings } from "../../accounts/update-account.js";
 import { checkAlertSettings } from "../../alerts/alert-settings.js";
+import type { ChannelValues } from "../../alerts/channels/alert-channel.js";
+import { CHANNEL_SETTINGS } from "../../alerts/channels/channel-registry.js";
 import type { WebhookPolicy } from "../../alerts/webhook-url.js";
 import { parseTiers } from "../../customers/tiers.js";
 
-export type AlertSettingsField = "threshold" | "tiers" | "webhook" | "emails";
+/** A channel's declared setting is typed into `channel.<column>` (channel-panels.ts). */
+export type AlertSettingsField = "threshold" | "tiers" | "webhook" | "emails" | `channel.${string}`;
 
 export interface AlertSettingsFormValues {
   threshold: string;
@@ -18,6 +21,8 @@ export interface AlertSettingsFormValues {
   tiers?: string;
   webhook: string;
   emails: string;
+  /** The declared channel fields the form carried, by field name. */
+  channels?: Record<string, string>;
 }
 
 export type AlertSettingsFormResult =
@@ -51,5 +56,16 @@ export function readAlertSettingsForm(
   const emails = checkAlertSettings({ alertEmails: v.emails }, policy);
   if (emails.ok) settings.alertEmails = emails.settings.alertEmails ?? null;
   else errors.emails = `${capitalise(emails.errors.join("; "))}.`;
+  const channels: ChannelValues = {};
+  for (const setting of CHANNEL_SETTINGS) {
+    const name = `channel.${setting.column}` as const;
+    const typed = v.channels?.[name];
+    // A secret is never shown back: its blank field keeps the saved value.
+    if (typed === undefined || (setting.secret && typed.trim() === "")) continue;
+    const checked = setting.check(typed, policy);
+    if (checked.ok) channels[setting.column] = checked.stored;
+    else errors[name] = `${capitalise(checked.reason)}.`;
+  }
+  if (Object.keys(channels).length > 0) settings.channels = channels;
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, settings };
 }

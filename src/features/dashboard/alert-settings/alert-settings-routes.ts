@@ -7,6 +7,7 @@ import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { mailConfirmation, renewConfirmation } from "../../alerts/alert-email-confirmation.js";
 import { alertEmailStates } from "../../alerts/alert-email-states.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
+import { CHANNEL_COLUMNS } from "../../alerts/channels/channel-registry.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { formatTiers, readTiers } from "../../customers/tiers.js";
@@ -32,6 +33,14 @@ import { sendTestEmail } from "./test-email.js";
 import { type SendChat, sendTestMessage } from "./test-message.js";
 
 const PATH = "/settings/alerts";
+
+/** The declared channel fields the form carried (channel-panels.ts), by field name. */
+function channelFields(body: unknown): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (!(body instanceof URLSearchParams)) return fields;
+  for (const [name, value] of body) if (name.startsWith("channel.")) fields[name] = value;
+  return fields;
+}
 
 /** Whether the form carried the field at all (a form without it changes nothing there). */
 function hasField(body: unknown, name: string): boolean {
@@ -75,7 +84,7 @@ function noticeFor(key: string): Notice | null {
 async function loadSettings(deps: Deps & AlertsDeps, accountId: string) {
   return deps.db.kysely
     .selectFrom("accounts")
-    .select(["vip_threshold", "slack_webhook_url", "alert_emails", "tiers"])
+    .select(["vip_threshold", "tiers", ...CHANNEL_COLUMNS])
     .where("id", "=", accountId)
     .executeTakeFirstOrThrow();
 }
@@ -114,6 +123,7 @@ async function render(
       errors: opts.errors ?? {},
       maskedWebhook:
         saved.slack_webhook_url === null ? null : maskWebhookUrl(saved.slack_webhook_url),
+      channelValues: saved,
       emailEnabled: deps.alerts.emailEnabled,
       savedEmails: emails.confirmed,
       awaiting: emails.awaiting,
@@ -152,6 +162,7 @@ export function registerAlertSettingsRoutes(
       tiers: hasField(request.body, "tiers") ? formField(request.body, "tiers") : undefined,
       webhook: formField(request.body, "webhook"),
       emails: formField(request.body, "emails"),
+      channels: channelFields(request.body),
     };
     const form = readAlertSettingsForm(values, policy);
     if (!form.ok) return render(deps, reply, session, { values, errors: form.errors }, 400);

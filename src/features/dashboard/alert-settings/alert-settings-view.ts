@@ -1,5 +1,6 @@
 /** Settings → Alerts: the VIP threshold, the tiers and where alerts go. */
-import { MAX_ALERT_EMAILS } from "../../alerts/alert-settings.js";
+import type { ChannelValues } from "../../alerts/channels/alert-channel.js";
+import { CHANNELS } from "../../alerts/channels/channel-registry.js";
 import { MAX_TIER_NAME_LENGTH } from "../../customers/tiers.js";
 import type { Precision } from "../../verdicts/precision.js";
 import type { MonthPrecision } from "../../verdicts/precision-history.js";
@@ -9,6 +10,7 @@ import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import type { AlertSettingsField, AlertSettingsFormValues } from "./alert-settings-form.js";
+import { CHANNEL_PANELS } from "./channel-panels.js";
 import { precisionPanel } from "./precision-panel.js";
 import type { ScoreDistribution } from "./score-distribution.js";
 import { scoreDistributionPanel } from "./score-distribution-view.js";
@@ -19,6 +21,8 @@ export interface AlertSettingsProps {
   values: AlertSettingsFormValues;
   errors: Partial<Record<AlertSettingsField, string>>;
   maskedWebhook: string | null;
+  /** Every channel's stored settings (secrets are shown only through their `show`). */
+  channelValues: ChannelValues;
   emailEnabled: boolean;
   /** Confirmed alert addresses: alerts and the test e-mail go to these. */
   savedEmails: string[];
@@ -48,7 +52,6 @@ function awaitingList(p: AlertSettingsProps): SafeHtml {
 
 export function alertSettingsView(p: AlertSettingsProps): SafeHtml {
   const e = p.errors;
-  const saved = p.maskedWebhook;
   return page({
     title: "Alert settings",
     session: p.session,
@@ -74,34 +77,10 @@ ${csrfField(p.session)}
 </section>
 ${p.precision === null ? "" : precisionPanel(p.precision, p.precisionHistory)}
 ${scoreDistributionPanel(p.distribution, p.session.vipThreshold)}
-<section class="panel" aria-labelledby="chat-title">
-  <h2 id="chat-title">Team chat</h2>
-  ${
-    saved
-      ? html`<p>Alerts are posted to <code>${saved}</code>.</p>
-  <div class="actions"><button type="submit" form="webhook-test" class="secondary">Send a test message</button><button type="submit" form="webhook-remove" class="danger">Remove webhook</button></div>`
-      : html`<p class="muted">No chat webhook yet: chat alerts are off.</p>`
-  }
-  ${field({
-    name: "webhook",
-    label: saved ? "Replace the webhook URL" : "Incoming webhook URL",
-    type: "url",
-    value: p.values.webhook,
-    error: e.webhook,
-    autocomplete: "off",
-    placeholder: "https://hooks.slack.com/services/…",
-    help: saved
-      ? "Leave blank to keep the current webhook. The URL is a secret: it is shown masked once saved."
-      : "A Slack incoming webhook (Mattermost and Rocket.Chat accept the same). The URL is a secret: it is shown masked once saved.",
-  })}
-</section>
-<section class="panel" aria-labelledby="email-title">
-  <h2 id="email-title">E-mail</h2>
-  ${p.emailEnabled ? "" : html`<p class="notice info">E-mail sending is not set up on this server (<code>SMTP_URL</code>). E-mail alerts are kept meanwhile, shown as waiting, and sent once it is set up (they wait up to 7 days). Ask your Velvet administrator.</p>`}
-  ${p.savedEmails.length > 0 ? html`<p>Alerts are e-mailed to ${p.savedEmails.join(", ")}.</p><div class="actions"><button type="submit" form="email-test" class="secondary">Send a test e-mail</button></div>` : ""}
-  ${field({ name: "emails", label: "Send alerts to", textarea: true, value: p.values.emails, error: e.emails, autocomplete: "off", help: `E-mail addresses, one per line or separated by commas (up to ${MAX_ALERT_EMAILS}). Each new address gets a link to confirm it first. Leave empty for no e-mail alerts.` })}
-</section>
-<div class="actions"><button type="submit">Save alert settings</button></div>
+${CHANNELS.map(
+  (c) => html`${CHANNEL_PANELS[c.name](p)}
+`,
+)}<div class="actions"><button type="submit">Save alert settings</button></div>
 </form>
 ${awaitingList(p)}`,
   });

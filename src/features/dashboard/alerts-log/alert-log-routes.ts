@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AlertStatus } from "../../../db/schema.js";
 import type { Deps } from "../../../deps.js";
+import { CHANNEL_COLUMNS, configuredChannels } from "../../alerts/channels/channel-registry.js";
 import { sendPage } from "../http/respond.js";
 import { sessionOf } from "../session/guards.js";
 import { memberPage } from "../session/role-guard.js";
@@ -25,11 +26,12 @@ export function registerAlertLogRoutes(app: FastifyInstance, deps: Deps): void {
         listAlertLog(deps.db.kysely, session.accountId, { status, page: pageNo }),
         deps.db.kysely
           .selectFrom("accounts")
-          .select(["slack_webhook_url", "alert_emails"])
+          .select(CHANNEL_COLUMNS)
           .where("id", "=", session.accountId)
           .executeTakeFirst(),
       ]);
-      const channelsConfigured = Boolean(account?.slack_webhook_url || account?.alert_emails);
+      const channelsConfigured =
+        account !== undefined && Object.values(configuredChannels(account)).some(Boolean);
       return sendPage(
         reply,
         alertLogView({ session, rows, total, status, page: pageNo, channelsConfigured }),

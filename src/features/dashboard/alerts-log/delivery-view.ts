@@ -1,7 +1,8 @@
 /** How one alert's delivery reads, on the Alerts log and on a customer's page. */
 import type { Selectable } from "kysely";
 import type { AlertAttemptsTable, AlertsTable } from "../../../db/schema.js";
-import { alertBadge, CHANNEL_LABELS } from "../html/components.js";
+import { CHANNEL_LABELS } from "../../alerts/channels/channel-registry.js";
+import { alertBadge } from "../html/components.js";
 import { formatDateTime } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 

@@ -47,8 +47,6 @@ export function sampleBadge(sample: boolean): SafeHtml {
   return sample ? html`<span class="badge">Sample</span>` : html``;
 }
 
-export const CHANNEL_LABELS = { chat: "Team chat", email: "E-mail" } as const;
-
 export function pageHead(title: string, intro?: SafeHtml | string, aside?: SafeHtml): SafeHtml {
   return html`<div class="page-head">
   <div><h1>${title}</h1>${intro ? html`<p class="muted">${intro}</p>` : ""}</div>

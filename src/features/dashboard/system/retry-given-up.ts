@@ -8,7 +8,7 @@ import type { Deps } from "../../../deps.js";
 import { retryJobs } from "../../../jobs/retry-jobs.js";
 import type { TaskDefinition } from "../../../jobs/task.js";
 import { isUuid } from "../../../lib/ids.js";
-import { alertJobKey } from "../../alerts/enqueue-vip-alerts.js";
+import { alertJobKey } from "../../alerts/alert-job.js";
 import { enrichmentJobKey } from "../../enrichment/enqueue-enrichment.js";
 
 export type GivenUpKind = "enrichment" | "alert";

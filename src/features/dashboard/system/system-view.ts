@@ -1,5 +1,6 @@
 /** Settings → System: the account's enrichments and alerts that gave up, each with Retry. */
 import { providerLabel } from "../../../provider-registry.js";
+import { CHANNEL_LABELS as CHANNEL_LABEL } from "../../alerts/channels/channel-registry.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
 import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { timeTag } from "../html/format.js";
@@ -41,8 +42,6 @@ function serverPanel(server: ServerSetup, threshold: number): SafeHtml {
 function retryButton(session: DashboardSession, kind: string, id: string, label: string): SafeHtml {
   return html`<form class="inline" method="post" action="/settings/system/retry">${csrfField(session)}<input type="hidden" name="kind" value="${kind}"><input type="hidden" name="id" value="${id}"><button type="submit" class="secondary small" aria-label="${label}">Retry</button></form>`;
 }
-
-const CHANNEL_LABEL = { chat: "Team chat", email: "E-mail" } as const;
 
 export function systemView(p: SystemProps): SafeHtml {
   const { session } = p;
