@@ -1,23 +1,24 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
-import { storedTiers, type Tier } from "../customers/tiers.js";
+import type { AccountSettingValues } from "./settings/account-settings.js";
+import { storedSettings } from "./settings/read-account-settings.js";
 
-export interface AccountSettings {
-  vipThreshold?: number;
+/** Where alerts go: the alert channels, kept apart from the declared settings. */
+export interface AlertChannelSettings {
   /** Already checked by `checkAlertSettings`; null removes the webhook. */
   slackWebhookUrl?: string | null;
   /** Already checked by `checkAlertSettings`; null or [] removes every address. */
   alertEmails?: string[] | null;
-  /** Requests a minute per API key; 0: unlimited; null: back to API_RATE_LIMIT_PER_MINUTE. */
-  apiRateLimitPerMinute?: number | null;
-  /** Already checked by `parseTiers`; [] names no tier. */
-  tiers?: Tier[];
 }
 
+/** Declared settings (already checked by their `parse`) and alert channels; left out: unchanged. */
+export type AccountSettings = Partial<AccountSettingValues> & AlertChannelSettings;
+
 /**
- * Applies the given settings; returns false when the account does not exist. Alert addresses
- * set here are trusted (the operator's CLI): any confirmation they awaited is dropped. The
- * dashboard passes `trustEmails: false` and records which addresses await confirmation itself.
+ * Applies the given settings as they are, unaudited (the audited path is
+ * settings/change-account-settings.ts); returns false when the account does not exist. Alert
+ * addresses set here are trusted (the operator's CLI): any confirmation they awaited is dropped.
+ * The dashboard passes `trustEmails: false` and records which addresses await confirmation itself.
  */
 export async function updateAccount(
   db: Kysely<Database>,
@@ -31,16 +32,11 @@ export async function updateAccount(
     .where("id", "=", accountId)
     .executeTakeFirst();
   if (!exists) return false;
-  const alertEmails = settings.alertEmails === undefined ? undefined : (settings.alertEmails ?? []);
+  const { slackWebhookUrl, alertEmails: emails, ...values } = settings;
+  const alertEmails = emails === undefined ? undefined : (emails ?? []);
   const changes = {
-    ...(settings.vipThreshold === undefined ? {} : { vip_threshold: settings.vipThreshold }),
-    ...(settings.slackWebhookUrl === undefined
-      ? {}
-      : { slack_webhook_url: settings.slackWebhookUrl }),
-    ...(settings.apiRateLimitPerMinute === undefined
-      ? {}
-      : { api_rate_limit_per_minute: settings.apiRateLimitPerMinute }),
-    ...(settings.tiers === undefined ? {} : { tiers: storedTiers(settings.tiers) }),
+    ...storedSettings(values),
+    ...(slackWebhookUrl === undefined ? {} : { slack_webhook_url: slackWebhookUrl }),
     ...(alertEmails === undefined
       ? {}
       : { alert_emails: alertEmails.length === 0 ? null : alertEmails.join(",") }),

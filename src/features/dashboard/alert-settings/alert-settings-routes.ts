@@ -3,13 +3,17 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { changeAlertSettings } from "../../accounts/change-alert-settings.js";
+import {
+  SETTING_COLUMNS,
+  type SettingsRow,
+  settingsOf,
+} from "../../accounts/settings/read-account-settings.js";
 import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { mailConfirmation, renewConfirmation } from "../../alerts/alert-email-confirmation.js";
 import { alertEmailStates } from "../../alerts/alert-email-states.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
-import { formatTiers, readTiers } from "../../customers/tiers.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import { getPrecision } from "../../verdicts/precision.js";
 import { getPrecisionHistory } from "../../verdicts/precision-history.js";
@@ -20,6 +24,7 @@ import { foldedNotices } from "../notices/folded-notices.js";
 import { noProvidersOnPage } from "../notices/operator-notice.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
+import { savedSettingTexts, submittedSettingTexts } from "../settings/setting-fields.js";
 import {
   type AlertSettingsField,
   type AlertSettingsFormValues,
@@ -32,11 +37,6 @@ import { sendTestEmail } from "./test-email.js";
 import { type SendChat, sendTestMessage } from "./test-message.js";
 
 const PATH = "/settings/alerts";
-
-/** Whether the form carried the field at all (a form without it changes nothing there). */
-function hasField(body: unknown, name: string): boolean {
-  return body instanceof URLSearchParams && body.has(name);
-}
 
 const NOTICES: Record<string, Notice> = {
   saved: { kind: "success", text: "Alert settings saved." },
@@ -75,7 +75,7 @@ function noticeFor(key: string): Notice | null {
 async function loadSettings(deps: Deps & AlertsDeps, accountId: string) {
   return deps.db.kysely
     .selectFrom("accounts")
-    .select(["vip_threshold", "slack_webhook_url", "alert_emails", "tiers"])
+    .select(["slack_webhook_url", "alert_emails", ...SETTING_COLUMNS])
     .where("id", "=", accountId)
     .executeTakeFirstOrThrow();
 }
@@ -100,12 +100,14 @@ async function render(
     getPrecisionHistory(deps.db.kysely, session.accountId, saved.vip_threshold, deps.clock.now()),
     alertEmailStates(deps.db.kysely, session.accountId, splitAlertEmails(saved.alert_emails)),
   ]);
-  const values = opts.values ?? {
-    threshold: String(saved.vip_threshold),
-    tiers: formatTiers(readTiers(saved.tiers)),
-    webhook: "",
-    emails: splitAlertEmails(saved.alert_emails).join("\n"),
-  };
+  const savedTexts = savedSettingTexts("alerts", settingsOf(saved as SettingsRow));
+  const values = opts.values
+    ? { ...opts.values, settings: { ...savedTexts, ...opts.values.settings } }
+    : {
+        settings: savedTexts,
+        webhook: "",
+        emails: splitAlertEmails(saved.alert_emails).join("\n"),
+      };
   return sendPage(
     reply,
     alertSettingsView({
@@ -148,8 +150,7 @@ export function registerAlertSettingsRoutes(
   app.post(PATH, actionOptions(deps), async (request, reply) => {
     const session = sessionOf(request);
     const values = {
-      threshold: formField(request.body, "threshold"),
-      tiers: hasField(request.body, "tiers") ? formField(request.body, "tiers") : undefined,
+      settings: submittedSettingTexts(request.body, "alerts", session.role),
       webhook: formField(request.body, "webhook"),
       emails: formField(request.body, "emails"),
     };
@@ -176,15 +177,11 @@ export function registerAlertSettingsRoutes(
 
   app.post(`${PATH}/webhook/remove`, actionOptions(deps), async (request, reply) => {
     const session = sessionOf(request);
-    await changeAlertSettings(
-      deps.db.kysely,
-      {
-        accountId: session.accountId,
-        settings: { slackWebhookUrl: null },
-        actor: userActor(session.userEmail),
-      },
-      deps.clock.now(),
-    );
+    await changeAlertSettings(deps, {
+      accountId: session.accountId,
+      settings: { slackWebhookUrl: null },
+      actor: userActor(session.userEmail),
+    });
     return seeOther(reply, `${PATH}?notice=webhook-removed`);
   });
 
