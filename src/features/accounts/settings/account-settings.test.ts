@@ -5,7 +5,7 @@
  * same transaction). The declarations' types are checked too: a value its column cannot hold
  * must say how it is stored.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { startTestDeps, type TestDeps } from "../../../../test/support/test-deps.js";
 import { cliActor } from "../../audit/audit-actor.js";
@@ -89,13 +89,18 @@ for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`changing settings on ${engine.name}`, () => {
     let t: TestDeps;
     let accountId: string;
-    beforeAll(async () => {
-      t = await startTestDeps(engine);
+    let accounts = 0;
+    /** Each test its own account, so its audit events are its own. */
+    beforeEach(async () => {
+      accounts += 1;
       ({ accountId } = await createAccount(
         t.deps.db.kysely,
-        { name: "Settings", ownerEmail: "owner@settings.example", passwordHash: null },
+        { name: "Settings", ownerEmail: `owner${accounts}@settings.example`, passwordHash: null },
         t.deps.clock.now(),
       ));
+    });
+    beforeAll(async () => {
+      t = await startTestDeps(engine);
     });
     afterAll(() => t?.close());
 
@@ -107,6 +112,7 @@ for (const engine of ENGINES) {
         .orderBy("action")
         .execute();
 
+    // Names every setting: a new one's default belongs here.
     it("starts from every setting's default", async () => {
       expect(await readAccountSettings(t.deps.db.kysely, accountId)).toEqual({
         vipThreshold: 70,
@@ -129,7 +135,7 @@ for (const engine of ENGINES) {
         actor,
       });
       expect(first).toEqual({ changed: ["vipThreshold", "monthlyBudgetUsd", "tiers"] });
-      expect(await readAccountSettings(t.deps.db.kysely, accountId)).toEqual({
+      expect(await readAccountSettings(t.deps.db.kysely, accountId)).toMatchObject({
         vipThreshold: 80,
         tiers: [{ name: "Gold", floor: 90 }],
         apiRateLimitPerMinute: null,
