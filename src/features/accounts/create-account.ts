@@ -9,6 +9,7 @@ import { AppError } from "../../lib/app-error.js";
 import { newId } from "../../lib/ids.js";
 import { createApiKey } from "../api-keys/create-api-key.js";
 import { normalizeEmail } from "../orders/email-address.js";
+import { newAccountSettings } from "./settings/read-account-settings.js";
 
 export interface CreateAccountProps {
   name: string;
@@ -35,8 +36,6 @@ export interface CreatedAccount {
   apiKey: string;
 }
 
-export const DEFAULT_VIP_THRESHOLD = 70;
-
 export async function createAccount(
   db: Kysely<Database>,
   props: CreateAccountProps,
@@ -61,7 +60,7 @@ export async function createAccount(
         .values({
           id: accountId,
           name: props.name,
-          vip_threshold: props.vipThreshold ?? DEFAULT_VIP_THRESHOLD,
+          ...newAccountSettings({ vipThreshold: props.vipThreshold }),
           created_at: now,
         })
         .execute();

@@ -2,24 +2,23 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { splitAlertEmails } from "../alerts/alert-settings.js";
 import { maskWebhookUrl } from "../alerts/webhook-url.js";
-import { readTiers, type Tier } from "../customers/tiers.js";
+import type { AccountSettingValues } from "./settings/account-settings.js";
+import {
+  QUALIFIED_SETTING_COLUMNS,
+  type SettingsRow,
+  settingsOf,
+} from "./settings/read-account-settings.js";
 
-export interface AccountView {
+/** The account with every declared setting (settings/account-settings.ts) and its channels. */
+export interface AccountView extends AccountSettingValues {
   accountId: string;
   name: string;
-  vipThreshold: number;
   storeId: string;
   /** Masked (scheme, host, last four characters): the full URL is a secret. */
   slackWebhook: string | null;
   alertEmails: string[];
   /** ISO instant the account was closed, or null. */
   closedAt: string | null;
-  /** Requests a minute per API key set for this account; null: the deployment's default. */
-  apiRateLimitPerMinute: number | null;
-  /** The monthly budget for paid provider lookups (USD); null: none. */
-  monthlyBudgetUsd: string | null;
-  /** Named score floors, highest first (features/customers/tiers.ts); [] when none. */
-  tiers: Tier[];
 }
 
 export async function getAccount(
@@ -32,14 +31,11 @@ export async function getAccount(
     .select([
       "accounts.id",
       "accounts.name",
-      "accounts.vip_threshold",
       "accounts.slack_webhook_url",
       "accounts.alert_emails",
       "accounts.closed_at",
-      "accounts.api_rate_limit_per_minute",
-      "accounts.monthly_budget_usd",
-      "accounts.tiers",
       "stores.id as store_id",
+      ...QUALIFIED_SETTING_COLUMNS,
     ])
     .where("accounts.id", "=", accountId)
     // The real store: the sample store (features/demo) takes no orders but sample ones.
@@ -50,13 +46,10 @@ export async function getAccount(
   return {
     accountId: row.id,
     name: row.name,
-    vipThreshold: row.vip_threshold,
+    ...settingsOf(row as SettingsRow),
     storeId: row.store_id,
     slackWebhook: row.slack_webhook_url === null ? null : maskWebhookUrl(row.slack_webhook_url),
     alertEmails: splitAlertEmails(row.alert_emails),
     closedAt: row.closed_at === null ? null : new Date(row.closed_at).toISOString(),
-    apiRateLimitPerMinute: row.api_rate_limit_per_minute,
-    monthlyBudgetUsd: row.monthly_budget_usd,
-    tiers: readTiers(row.tiers),
   };
 }

@@ -1,26 +1,27 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { ChannelValues } from "../alerts/channels/alert-channel.js";
-import { storedTiers, type Tier } from "../customers/tiers.js";
+import type { AccountSettingValues } from "./settings/account-settings.js";
+import { storedSettings } from "./settings/read-account-settings.js";
 
-export interface AccountSettings {
-  vipThreshold?: number;
+/** Where alerts go: the alert channels, kept apart from the declared settings. */
+export interface AlertChannelSettings {
   /** Already checked by `checkAlertSettings`; null removes the webhook. */
   slackWebhookUrl?: string | null;
   /** Already checked by `checkAlertSettings`; null or [] removes every address. */
   alertEmails?: string[] | null;
   /** Any channel's settings as stored, each checked by its channel's `check`; null removes one. */
   channels?: ChannelValues;
-  /** Requests a minute per API key; 0: unlimited; null: back to API_RATE_LIMIT_PER_MINUTE. */
-  apiRateLimitPerMinute?: number | null;
-  /** Already checked by `parseTiers`; [] names no tier. */
-  tiers?: Tier[];
 }
 
+/** Declared settings (already checked by their `parse`) and alert channels; left out: unchanged. */
+export type AccountSettings = Partial<AccountSettingValues> & AlertChannelSettings;
+
 /**
- * Applies the given settings; returns false when the account does not exist. Alert addresses
- * set here are trusted (the operator's CLI): any confirmation they awaited is dropped. The
- * dashboard passes `trustEmails: false` and records which addresses await confirmation itself.
+ * Applies the given settings as they are, unaudited (the audited path is
+ * settings/change-account-settings.ts); returns false when the account does not exist. Alert
+ * addresses set here are trusted (the operator's CLI): any confirmation they awaited is dropped.
+ * The dashboard passes `trustEmails: false` and records which addresses await confirmation itself.
  */
 export async function updateAccount(
   db: Kysely<Database>,
@@ -34,23 +35,18 @@ export async function updateAccount(
     .where("id", "=", accountId)
     .executeTakeFirst();
   if (!exists) return false;
-  const fromChannels = settings.channels?.alert_emails;
+  const { slackWebhookUrl, alertEmails: emails, channels, ...values } = settings;
+  const fromChannels = channels?.alert_emails;
   const alertEmails =
-    settings.alertEmails !== undefined
-      ? (settings.alertEmails ?? [])
+    emails !== undefined
+      ? (emails ?? [])
       : fromChannels !== undefined
         ? (fromChannels ?? "").split(",").filter((e) => e !== "")
         : undefined;
   const changes = {
-    ...settings.channels,
-    ...(settings.vipThreshold === undefined ? {} : { vip_threshold: settings.vipThreshold }),
-    ...(settings.slackWebhookUrl === undefined
-      ? {}
-      : { slack_webhook_url: settings.slackWebhookUrl }),
-    ...(settings.apiRateLimitPerMinute === undefined
-      ? {}
-      : { api_rate_limit_per_minute: settings.apiRateLimitPerMinute }),
-    ...(settings.tiers === undefined ? {} : { tiers: storedTiers(settings.tiers) }),
+    ...channels,
+    ...storedSettings(values),
+    ...(slackWebhookUrl === undefined ? {} : { slack_webhook_url: slackWebhookUrl }),
     ...(alertEmails === undefined
       ? {}
       : { alert_emails: alertEmails.length === 0 ? null : alertEmails.join(",") }),

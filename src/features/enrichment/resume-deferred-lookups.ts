@@ -1,6 +1,6 @@
 /**
  * Customers the monthly budget held back (scored on the free signals, `paid_lookups_deferred`)
- * are looked up fully once the budget allows: when it is raised or removed (set-monthly-budget)
+ * are looked up fully once the budget allows: when it is raised or removed (accounts/settings/monthly-budget.ts)
  * and when the month turns (the periodic task below). Their enrichment job is enqueued again at
  * backfill priority, so live orders go first; the job asks only the providers that have not
  * answered (enrich-customer.ts), under a new reservation.

@@ -24,7 +24,7 @@ import {
   testPlatformHttp,
 } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
-import { setMonthlyBudget } from "../accounts/set-monthly-budget.js";
+import { changeAccountSettings } from "../accounts/settings/change-account-settings.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { recordProviderSpend } from "../billing/provider-spend.js";
 import type { ConnectStoreInput } from "./connect-store.js";
@@ -114,11 +114,11 @@ for (const engine of ENGINES) {
     };
     /** The budget, with $2.80 of it spent this month: what is left is the budget less $2.80. */
     const budget = async (usd: string) => {
-      await setMonthlyBudget(
-        app.deps.db.kysely,
-        { accountId: account.accountId, budgetUsd: usd, actor: cliActor("test"), maxAttempts: 5 },
-        Date.now(),
-      );
+      await changeAccountSettings(app.deps, {
+        accountId: account.accountId,
+        values: { monthlyBudgetUsd: usd },
+        actor: cliActor("test"),
+      });
     };
     const customers = async () =>
       Number(

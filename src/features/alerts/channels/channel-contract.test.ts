@@ -200,15 +200,11 @@ for (const engine of ENGINES) {
             const { browser, accountId } = await signInNewAccount(app, {
               storeName: `Secret ${Date.now()}`,
             });
-            await changeAlertSettings(
-              app.deps.db.kysely,
-              {
-                accountId,
-                settings: { channels: { [setting.column]: secret } },
-                actor: userActor("owner@acme.com"),
-              },
-              app.deps.clock.now(),
-            );
+            await changeAlertSettings(app.deps, {
+              accountId,
+              settings: { channels: { [setting.column]: secret } },
+              actor: userActor("owner@acme.com"),
+            });
             const cli = await describeChannelSettings(app.deps.db.kysely, accountId);
             expect(cli).toContain(`${setting.cliLabel}: ${masked}`);
             expect(cli.join("\n")).not.toContain(secret);

@@ -1,24 +1,24 @@
 /**
- * Reading the Settings → Alerts form: a threshold from 0 to 100, the tiers ("Gold:90, Silver:80";
- * blank names none; a form without the field leaves them as they are), a webhook URL (blank
- * keeps the saved one) and the alert addresses (the whole list; blank removes them all). Channel
- * rules are the alerts feature's (`checkAlertSettings`) and tier rules the customers feature's
- * (`parseTiers`), so the CLI and the dashboard agree.
+ * Reading the Settings → Alerts form: the page's declared settings (the threshold, the tiers:
+ * read by their declarations, settings/setting-fields.ts; a form without an optional field
+ * leaves its setting as it is), a webhook URL (blank keeps the saved one) and the alert addresses
+ * (the whole list; blank removes them all). Channel rules are the alerts feature's
+ * (`checkAlertSettings`), so the CLI and the dashboard agree.
  */
+import type { AccountSettingKey } from "../../accounts/settings/account-settings.js";
 import type { AccountSettings } from "../../accounts/update-account.js";
 import { checkAlertSettings } from "../../alerts/alert-settings.js";
 import type { ChannelValues } from "../../alerts/channels/alert-channel.js";
 import { CHANNEL_SETTINGS } from "../../alerts/channels/channel-registry.js";
 import type { WebhookPolicy } from "../../alerts/webhook-url.js";
-import { parseTiers } from "../../customers/tiers.js";
+import { readSettingTexts, type SettingTexts } from "../settings/setting-fields.js";
 
 /** A channel's declared setting is typed into `channel.<column>` (channel-panels.ts). */
-export type AlertSettingsField = "threshold" | "tiers" | "webhook" | "emails" | `channel.${string}`;
+export type AlertSettingsField = AccountSettingKey | "webhook" | "emails" | `channel.${string}`;
 
 export interface AlertSettingsFormValues {
-  threshold: string;
-  /** Absent: the form did not carry the field (tiers unchanged). */
-  tiers?: string;
+  /** The declared settings as typed; a setting left out is unchanged. */
+  settings: SettingTexts;
   webhook: string;
   emails: string;
   /** The declared channel fields the form carried, by field name. */
@@ -35,19 +35,9 @@ export function readAlertSettingsForm(
   v: AlertSettingsFormValues,
   policy: WebhookPolicy,
 ): AlertSettingsFormResult {
-  const errors: Partial<Record<AlertSettingsField, string>> = {};
-  const settings: AccountSettings = {};
-  const threshold = v.threshold.trim();
-  if (!/^\d{1,3}$/.test(threshold) || Number(threshold) > 100) {
-    errors.threshold = "Enter a whole number from 0 to 100.";
-  } else {
-    settings.vipThreshold = Number(threshold);
-  }
-  if (v.tiers !== undefined) {
-    const tiers = parseTiers(v.tiers);
-    if (tiers.ok) settings.tiers = tiers.tiers;
-    else errors.tiers = `${capitalise(tiers.errors.join("; "))}.`;
-  }
+  const declared = readSettingTexts(v.settings);
+  const errors: Partial<Record<AlertSettingsField, string>> = { ...declared.errors };
+  const settings: AccountSettings = { ...declared.values };
   if (v.webhook.trim() !== "") {
     const checked = checkAlertSettings({ slackWebhook: v.webhook }, policy);
     if (checked.ok) settings.slackWebhookUrl = checked.settings.slackWebhookUrl ?? null;

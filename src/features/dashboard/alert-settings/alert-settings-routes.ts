@@ -3,6 +3,11 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { changeAlertSettings } from "../../accounts/change-alert-settings.js";
+import {
+  SETTING_COLUMNS,
+  type SettingsRow,
+  settingsOf,
+} from "../../accounts/settings/read-account-settings.js";
 import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { mailConfirmation, renewConfirmation } from "../../alerts/alert-email-confirmation.js";
 import { alertEmailStates } from "../../alerts/alert-email-states.js";
@@ -10,7 +15,6 @@ import { splitAlertEmails } from "../../alerts/alert-settings.js";
 import { CHANNEL_COLUMNS } from "../../alerts/channels/channel-registry.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
-import { formatTiers, readTiers } from "../../customers/tiers.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
 import { getPrecision } from "../../verdicts/precision.js";
 import { getPrecisionHistory } from "../../verdicts/precision-history.js";
@@ -21,6 +25,7 @@ import { foldedNotices } from "../notices/folded-notices.js";
 import { noProvidersOnPage } from "../notices/operator-notice.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { actionOptions, pageOptions, sessionOf } from "../session/guards.js";
+import { savedSettingTexts, submittedSettingTexts } from "../settings/setting-fields.js";
 import {
   type AlertSettingsField,
   type AlertSettingsFormValues,
@@ -40,11 +45,6 @@ function channelFields(body: unknown): Record<string, string> {
   if (!(body instanceof URLSearchParams)) return fields;
   for (const [name, value] of body) if (name.startsWith("channel.")) fields[name] = value;
   return fields;
-}
-
-/** Whether the form carried the field at all (a form without it changes nothing there). */
-function hasField(body: unknown, name: string): boolean {
-  return body instanceof URLSearchParams && body.has(name);
 }
 
 const NOTICES: Record<string, Notice> = {
@@ -84,7 +84,7 @@ function noticeFor(key: string): Notice | null {
 async function loadSettings(deps: Deps & AlertsDeps, accountId: string) {
   return deps.db.kysely
     .selectFrom("accounts")
-    .select(["vip_threshold", "tiers", ...CHANNEL_COLUMNS])
+    .select([...CHANNEL_COLUMNS, ...SETTING_COLUMNS])
     .where("id", "=", accountId)
     .executeTakeFirstOrThrow();
 }
@@ -109,12 +109,14 @@ async function render(
     getPrecisionHistory(deps.db.kysely, session.accountId, saved.vip_threshold, deps.clock.now()),
     alertEmailStates(deps.db.kysely, session.accountId, splitAlertEmails(saved.alert_emails)),
   ]);
-  const values = opts.values ?? {
-    threshold: String(saved.vip_threshold),
-    tiers: formatTiers(readTiers(saved.tiers)),
-    webhook: "",
-    emails: splitAlertEmails(saved.alert_emails).join("\n"),
-  };
+  const savedTexts = savedSettingTexts("alerts", settingsOf(saved as SettingsRow));
+  const values = opts.values
+    ? { ...opts.values, settings: { ...savedTexts, ...opts.values.settings } }
+    : {
+        settings: savedTexts,
+        webhook: "",
+        emails: splitAlertEmails(saved.alert_emails).join("\n"),
+      };
   return sendPage(
     reply,
     alertSettingsView({
@@ -158,8 +160,7 @@ export function registerAlertSettingsRoutes(
   app.post(PATH, actionOptions(deps), async (request, reply) => {
     const session = sessionOf(request);
     const values = {
-      threshold: formField(request.body, "threshold"),
-      tiers: hasField(request.body, "tiers") ? formField(request.body, "tiers") : undefined,
+      settings: submittedSettingTexts(request.body, "alerts", session.role),
       webhook: formField(request.body, "webhook"),
       emails: formField(request.body, "emails"),
       channels: channelFields(request.body),
@@ -187,15 +188,11 @@ export function registerAlertSettingsRoutes(
 
   app.post(`${PATH}/webhook/remove`, actionOptions(deps), async (request, reply) => {
     const session = sessionOf(request);
-    await changeAlertSettings(
-      deps.db.kysely,
-      {
-        accountId: session.accountId,
-        settings: { slackWebhookUrl: null },
-        actor: userActor(session.userEmail),
-      },
-      deps.clock.now(),
-    );
+    await changeAlertSettings(deps, {
+      accountId: session.accountId,
+      settings: { slackWebhookUrl: null },
+      actor: userActor(session.userEmail),
+    });
     return seeOther(reply, `${PATH}?notice=webhook-removed`);
   });
 

@@ -1,14 +1,13 @@
-/** Settings → Alerts: the VIP threshold, the tiers and where alerts go. */
+/** Settings → Alerts: the settings declared for the page (the VIP threshold, the tiers) and where alerts go (the channels' panels). */
 import type { ChannelValues } from "../../alerts/channels/alert-channel.js";
 import { CHANNELS } from "../../alerts/channels/channel-registry.js";
-import { MAX_TIER_NAME_LENGTH } from "../../customers/tiers.js";
 import type { Precision } from "../../verdicts/precision.js";
 import type { MonthPrecision } from "../../verdicts/precision-history.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
-import { field } from "../html/fields.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField, page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
+import { settingPanels } from "../settings/setting-fields.js";
 import type { AlertSettingsField, AlertSettingsFormValues } from "./alert-settings-form.js";
 import { CHANNEL_PANELS } from "./channel-panels.js";
 import { precisionPanel } from "./precision-panel.js";
@@ -67,14 +66,7 @@ ${Object.keys(e).length > 0 ? notice({ kind: "error", text: "Nothing was saved: 
 <form id="webhook-remove" method="post" action="/settings/alerts/webhook/remove" data-confirm="Remove the chat webhook? Chat alerts stop until you add one again.">${csrfField(p.session)}</form>
 <form method="post" action="/settings/alerts" novalidate>
 ${csrfField(p.session)}
-<section class="panel" aria-labelledby="threshold-title">
-  <h2 id="threshold-title">VIP threshold</h2>
-  ${field({ name: "threshold", label: "Alert when the score is above", type: "number", min: 0, max: 100, value: p.values.threshold, error: e.threshold, required: true, help: "From 0 to 100. A customer is a VIP when their score is above this number. A change applies to customers enriched from now on." })}
-</section>
-<section class="panel" aria-labelledby="tiers-title">
-  <h2 id="tiers-title">Tiers</h2>
-  ${field({ name: "tiers", label: "Tiers by score", value: p.values.tiers ?? "", error: e.tiers, autocomplete: "off", placeholder: "Gold:90, Silver:80", help: `Optional names for score ranges, written NAME:FLOOR and separated by commas: a customer's tier is the one with the highest floor their score reaches. Names are unique, at most ${MAX_TIER_NAME_LENGTH} characters, without commas or colons; floors are different whole numbers from 0 to 100, above or below the threshold (the threshold alone decides who is a VIP). Tiers show on the Customers pages, in alerts and go to your destinations. Leave empty for none.` })}
-</section>
+${settingPanels("alerts", p.values.settings, p.errors, p.session.role)}
 ${p.precision === null ? "" : precisionPanel(p.precision, p.precisionHistory)}
 ${scoreDistributionPanel(p.distribution, p.session.vipThreshold)}
 ${CHANNELS.map(

@@ -6,10 +6,10 @@
 
 import type { Deps } from "../../../deps.js";
 import {
+  applyAlertSettingsChange,
   readAlertSettings,
-  recordAlertSettingsChange,
 } from "../../accounts/change-alert-settings.js";
-import { type AccountSettings, updateAccount } from "../../accounts/update-account.js";
+import type { AccountSettings } from "../../accounts/update-account.js";
 import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { awaitConfirmation, mailConfirmation } from "../../alerts/alert-email-confirmation.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
@@ -33,9 +33,13 @@ export async function saveAlertSettings(
   const pending = await deps.db.kysely.transaction().execute(async (trx) => {
     const before = await readAlertSettings(trx, account.accountId);
     if (!before) throw new Error(`account ${account.accountId} does not exist`);
-    await updateAccount(trx, account.accountId, settings, { trustEmails: false });
     const change = { accountId: account.accountId, before, settings, actor };
-    await recordAlertSettingsChange(trx, change, now);
+    await applyAlertSettingsChange(
+      trx,
+      change,
+      { now, config: deps.config },
+      { trustEmails: false },
+    );
     if (settings.alertEmails === undefined) return [];
     const list = settings.alertEmails ?? [];
     const known = new Set(splitAlertEmails(before.alert_emails).map(normalizeEmail));

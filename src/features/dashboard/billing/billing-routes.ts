@@ -1,18 +1,26 @@
 /** GET /settings/billing[?month=YYYY-MM]. */
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../../deps.js";
-import { BUDGET_RULE, parseBudget, setMonthlyBudget } from "../../accounts/set-monthly-budget.js";
+import { changeAccountSettings } from "../../accounts/settings/change-account-settings.js";
+import { monthlyBudgetUsd } from "../../accounts/settings/monthly-budget.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { getUsage, isMonth, monthOf } from "../../billing/get-usage.js";
 import { getBudgetStatus } from "../../billing/monthly-budget.js";
 import { getProviderSpend } from "../../billing/provider-spend.js";
 import { formField } from "../http/form-body.js";
 import { seeOther, sendPage } from "../http/respond.js";
-import { sessionOf } from "../session/guards.js";
-import { memberPage, ownerAction } from "../session/role-guard.js";
+import { actionOptions, sessionOf } from "../session/guards.js";
+import { memberPage } from "../session/role-guard.js";
+import { fieldError } from "../settings/setting-fields.js";
 import { billingView } from "./billing-view.js";
-import { BUDGET_PATH } from "./budget-panel.js";
+import { BUDGET_FIELD, BUDGET_PATH } from "./budget-panel.js";
 import { getBillingSummary, lastTwelveMonths } from "./get-billing-summary.js";
+
+/** The sentence under a refused budget (the page is shown again after a redirect). */
+function budgetProblem(): string {
+  const refused = monthlyBudgetUsd.parse("?");
+  return fieldError("monthlyBudgetUsd", refused.ok ? "" : refused.problem);
+}
 
 export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
   app.get<{ Querystring: { month?: string; budget?: string } }>(
@@ -38,7 +46,7 @@ export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
           usage,
           providerSpend,
           budget,
-          budgetError: request.query.budget === "invalid" ? `Enter ${BUDGET_RULE}.` : undefined,
+          budgetError: request.query.budget === "invalid" ? budgetProblem() : undefined,
           summary,
           currentMonth,
           currentPriceUsd: deps.config.enrichmentPriceUsd,
@@ -47,20 +55,17 @@ export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
     },
   );
 
-  app.post(BUDGET_PATH, ownerAction(deps), async (request, reply) => {
+  // Who may change the budget is the setting's own rule (its declaration's role).
+  const access = { config: { access: monthlyBudgetUsd.role } };
+  app.post(BUDGET_PATH, { ...actionOptions(deps), ...access }, async (request, reply) => {
     const session = sessionOf(request);
-    const parsed = parseBudget(formField(request.body, "budget"));
+    const parsed = monthlyBudgetUsd.parse(formField(request.body, BUDGET_FIELD));
     if (!parsed.ok) return seeOther(reply, "/settings/billing?budget=invalid");
-    await setMonthlyBudget(
-      deps.db.kysely,
-      {
-        accountId: session.accountId,
-        budgetUsd: parsed.budgetUsd,
-        actor: userActor(session.userEmail),
-        maxAttempts: deps.config.enrichment.maxAttempts,
-      },
-      deps.clock.now(),
-    );
+    await changeAccountSettings(deps, {
+      accountId: session.accountId,
+      values: { monthlyBudgetUsd: parsed.value },
+      actor: userActor(session.userEmail),
+    });
     deps.jobs.notify();
     return seeOther(reply, "/settings/billing");
   });

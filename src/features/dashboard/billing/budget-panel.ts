@@ -1,15 +1,20 @@
 /** Settings → Billing: the monthly lookup budget, changed by the owner. */
 
 import { fromMicros, toMicros } from "../../../lib/decimal.js";
+import { monthlyBudgetUsd } from "../../accounts/settings/monthly-budget.js";
 import type { BudgetStatus } from "../../billing/monthly-budget.js";
 import { atLeast } from "../../team/roles.js";
-import { field } from "../html/fields.js";
 import { formatMoney } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { csrfField } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
+import { settingField } from "../settings/setting-fields.js";
 
 export const BUDGET_PATH = "/settings/billing/budget";
+
+/** The budget's field, as its declaration (accounts/settings/monthly-budget.ts) describes it. */
+const BUDGET_FORM = monthlyBudgetUsd.form;
+export const BUDGET_FIELD = BUDGET_FORM.name;
 
 /** Where the owners are told by e-mail, as a share of the budget (the notice's 80 %). */
 const WARN_SHARE = 0.8;
@@ -55,20 +60,14 @@ export function budgetPanel(
             : html`, ${formatMoney(status.reservedUsd)} held by lookups in progress`
         }.</p>
   ${budgetBar(status, status.budgetUsd)}`;
-  const form = atLeast(session.role, "owner")
+  const form = atLeast(session.role, monthlyBudgetUsd.role)
     ? html`<form method="post" action="${BUDGET_PATH}" novalidate>${csrfField(session)}
-  ${field({
-    name: "budget",
-    label: "Monthly budget (USD)",
-    value: status.budgetUsd ?? "",
-    error,
-    help: "Leave empty for no budget. At 80 % the owners are told by e-mail; when it is reached, paid lookups stop until the month turns or the budget is raised, and customers are scored on the free signals meanwhile.",
-  })}
+  ${settingField(BUDGET_FORM, monthlyBudgetUsd.text(status.budgetUsd), error)}
   <div class="actions"><button type="submit">Save budget</button></div>
 </form>`
     : html`<p class="muted small">The account's owner sets the budget.</p>`;
   return html`<section class="panel" aria-labelledby="budget-title">
-  <h2 id="budget-title">Monthly lookup budget</h2>
+  <h2 id="budget-title">${BUDGET_FORM.title}</h2>
   ${state}
   ${form}
 </section>`;

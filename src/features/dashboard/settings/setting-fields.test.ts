@@ -1,0 +1,63 @@
+/**
+ * The settings' fields as the dashboard builds them from the declarations: the Alerts page's
+ * panels in order with each field's attributes, a form read by the settings' own rules (a
+ * required field missing is refused, an optional one missing is left alone), and a setting
+ * shown but not offered to a role that may not change it.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  pageSettings,
+  readSettingTexts,
+  settingPanels,
+  submittedSettingTexts,
+} from "./setting-fields.js";
+
+describe("settings fields", () => {
+  it("puts the Alerts page's settings in their panels, in order, as declared", () => {
+    expect(pageSettings("alerts").map((s) => s.key)).toEqual(["vipThreshold", "tiers"]);
+    expect(pageSettings("billing").map((s) => s.key)).toEqual(["monthlyBudgetUsd"]);
+    const page = String(
+      settingPanels("alerts", { vipThreshold: "55", tiers: "Gold:90" }, { tiers: "No." }, "admin"),
+    );
+    expect(page.indexOf('id="threshold-title">VIP threshold</h2>')).toBeLessThan(
+      page.indexOf('id="tiers-title">Tiers</h2>'),
+    );
+    expect(page).toContain(
+      '<input type="number" id="f-threshold" name="threshold" required aria-describedby="f-threshold-help" value="55" min="0" max="100">',
+    );
+    expect(page).toContain(
+      'name="tiers" autocomplete="off" placeholder="Gold:90, Silver:80" aria-describedby="f-tiers-help f-tiers-error" aria-invalid="true"',
+    );
+    expect(page).toContain('<div class="error-text" id="f-tiers-error">No.</div>');
+  });
+
+  it("reads a form by the settings' rules, leaving out what the form did not carry", () => {
+    const body = new URLSearchParams({ threshold: "" });
+    const texts = submittedSettingTexts(body, "alerts", "admin");
+    expect(texts).toEqual({ vipThreshold: "" });
+    expect(readSettingTexts(texts)).toEqual({
+      values: {},
+      errors: { vipThreshold: "Enter a whole number from 0 to 100." },
+    });
+    const good = submittedSettingTexts(
+      new URLSearchParams({ threshold: "60", tiers: "Gold:90, gold:80" }),
+      "alerts",
+      "owner",
+    );
+    expect(readSettingTexts(good).values).toEqual({ vipThreshold: 60 });
+    expect(readSettingTexts(good).errors.tiers).toMatch(/^Two tiers are named "Gold".*\.$/);
+    expect(readSettingTexts({ monthlyBudgetUsd: "ten" }).errors).toEqual({
+      monthlyBudgetUsd: "Enter a monthly budget is an amount in USD such as 50 or 49.99.",
+    });
+  });
+
+  it("shows a setting to a role that may not change it, and ignores it in that role's form", () => {
+    const body = new URLSearchParams({ budget: "5" });
+    expect(submittedSettingTexts(body, "billing", "admin")).toEqual({});
+    expect(submittedSettingTexts(body, "billing", "owner")).toEqual({ monthlyBudgetUsd: "5" });
+    const shown = String(settingPanels("billing", { monthlyBudgetUsd: "50" }, {}, "admin"));
+    expect(shown).not.toContain("<input");
+    expect(shown).toContain("Monthly budget (USD): 50");
+    expect(shown).toContain("Only the account's owners can change this.");
+  });
+});
