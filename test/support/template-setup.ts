@@ -16,22 +16,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const postgres = postgresEngine.available
     ? await createPgDatabase({ prefix: "velvet_template" })
     : null;
-  await Promise.all([
-    prepareTestDatabase({ kind: "sqlite", file: sqliteFile }),
-    postgres === null
-      ? null
-      : prepareTestDatabase({
-          kind: "postgres",
-          url: withDatabase(PG_BASE, postgres.name),
-          poolMax: 2,
-        }),
-  ]);
+  const remove = async () => {
+    await postgres?.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // One after the other: SQLite's work holds the event loop, and a PostgreSQL connection
+    // opening meanwhile would time out on a loaded machine.
+    if (postgres !== null)
+      await prepareTestDatabase({
+        kind: "postgres",
+        url: withDatabase(PG_BASE, postgres.name),
+        poolMax: 2,
+      });
+    await prepareTestDatabase({ kind: "sqlite", file: sqliteFile });
+  } catch (error) {
+    await remove();
+    throw error;
+  }
   project.provide("migratedTemplates", {
     sqliteFile,
     postgresDatabase: postgres?.name ?? null,
   });
-  return async () => {
-    await postgres?.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
+  return remove;
 }

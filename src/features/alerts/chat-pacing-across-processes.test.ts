@@ -29,7 +29,7 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       chat = await startChatServer({ rateLimit: { intervalMs: 1000, burst: 2 } });
-      database = await engine.create();
+      database = await engine.createMigrated();
       deps = await openTestDeps(database);
     }, 30_000);
     afterAll(async () => {

@@ -28,7 +28,7 @@ describe("another process holds the SQLite write lock", () => {
   });
 
   async function start(env: Record<string, string> = {}) {
-    database = await sqliteEngine.create();
+    database = await sqliteEngine.createMigrated();
     app = await startTestApp(sqliteEngine, { database, env });
     const account = await app.createAccount();
     if (database.target.kind !== "sqlite") throw new Error("expected SQLite");
