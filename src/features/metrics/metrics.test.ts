@@ -58,7 +58,7 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       chat = await startChatServer();
-      database = await engine.createMigrated();
+      database = await engine.create();
       const config = {
         ...loadConfig({ LOG_LEVEL: "silent", WEBHOOKS_ALLOW_PRIVATE: "true" }),
         database: database.target,
@@ -235,7 +235,7 @@ describe("circuit state", () => {
   it("marks exactly one state per provider", async () => {
     const engine = ENGINES[0];
     if (engine === undefined) throw new Error("no engine");
-    const database = await engine.createMigrated();
+    const database = await engine.create();
     const config = { ...loadConfig({ LOG_LEVEL: "silent" }), database: database.target };
     const deps = await buildDeps({ config, log: pino({ level: "silent" }), providers: [] });
     try {
