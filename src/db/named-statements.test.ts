@@ -13,7 +13,7 @@ describe.skipIf(!postgresEngine.available)("named statements on PostgreSQL", () 
   let db: Db;
 
   beforeAll(async () => {
-    database = await postgresEngine.create();
+    database = await postgresEngine.createMigrated();
     const target = database.target;
     if (target.kind !== "postgres") throw new Error("expected a PostgreSQL database");
     // One connection, so every query below runs on the same one.

@@ -135,7 +135,7 @@ for (const engine of [...ENGINES, pgbouncerEngine]) {
   if (engine.dialect !== "postgres") continue;
   describe.skipIf(!engine.available)(`two workers racing (${engine.name})`, () => {
     it("runs every one of 200 jobs exactly once and never on both workers at the same time", async () => {
-      const database = await engine.create();
+      const database = await engine.createMigrated();
       const a = await openTestDeps(database);
       const b = await openTestDeps(database);
       const running = new Set<string>();

@@ -22,7 +22,7 @@ describe.skipIf(!postgresEngine.available)("job wake-ups across processes (postg
   let worker: RunningProcess | undefined;
 
   beforeEach(async () => {
-    database = await postgresEngine.create();
+    database = await postgresEngine.createMigrated();
     deps = await openTestDeps(database);
   });
 

@@ -30,7 +30,7 @@ for (const engine of ENGINES) {
     const workers: Worker[] = [];
 
     beforeEach(async () => {
-      database = await engine.create();
+      database = await engine.createMigrated();
       deps = await openTestDeps(database);
       await createJobRunsTable(deps.db.kysely);
     });

@@ -23,6 +23,7 @@ import {
   postgresEngine,
   type TestDatabase,
 } from "./databases.js";
+import { migratedTemplates, prepareTestDatabase } from "./template-databases.js";
 
 const BINARY = process.env.PGBOUNCER ?? "/usr/sbin/pgbouncer";
 
@@ -186,7 +187,7 @@ function freePort(): Promise<number> {
 export const POOLER_ENV = { DATABASE_POOLER_MODE: "transaction" } as const;
 
 /**
- * The `pgbouncer` engine: one PgBouncer for the test file, started by the first create() and
+ * The `pgbouncer` engine: one PgBouncer for the test file, started by the first database and
  * stopped when the last database it made is dropped.
  */
 let shared: Promise<PgBouncer> | null = null;
@@ -196,25 +197,34 @@ export const pgbouncerEngine: Engine = {
   name: "pgbouncer",
   dialect: "postgres",
   available: pgbouncerAvailable,
-  async create(): Promise<TestDatabase> {
-    const database = await createPgDatabase();
-    const { name } = database;
-    shared ??= startPgBouncer();
-    open++;
-    const bouncer = await shared;
-    const url = bouncer.url(name);
-    return {
-      target: { kind: "postgres", url, poolMax: 10, poolerMode: "transaction" },
-      url,
-      env: { ...POOLER_ENV },
-      drop: async () => {
-        await database.drop();
-        if (--open === 0) {
-          const closing = shared;
-          shared = null;
-          await (await closing)?.close();
-        }
-      },
-    };
+  create: () => throughPgBouncer(),
+  createMigrated: async () => {
+    const template = migratedTemplates()?.postgresDatabase ?? null;
+    const database = await throughPgBouncer(template ?? undefined);
+    if (template === null) await prepareTestDatabase(database.target);
+    return database;
   },
 };
+
+/** A new database on PostgreSQL (empty or a copy of `template`), reached through PgBouncer. */
+async function throughPgBouncer(template?: string): Promise<TestDatabase> {
+  const database = await createPgDatabase({ template });
+  const { name } = database;
+  shared ??= startPgBouncer();
+  open++;
+  const bouncer = await shared;
+  const url = bouncer.url(name);
+  return {
+    target: { kind: "postgres", url, poolMax: 10, poolerMode: "transaction" },
+    url,
+    env: { ...POOLER_ENV },
+    drop: async () => {
+      await database.drop();
+      if (--open === 0) {
+        const closing = shared;
+        shared = null;
+        await (await closing)?.close();
+      }
+    },
+  };
+}

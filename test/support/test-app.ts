@@ -52,7 +52,7 @@ export interface StartOptions {
 }
 
 export async function startTestApp(engine: Engine, options: StartOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await engine.create());
+  const database = options.database ?? (await engine.createMigrated());
   const ownsDatabase = options.database === undefined;
   const loaded = loadConfig({ LOG_LEVEL: "silent", ...options.env });
   const config: Config = {

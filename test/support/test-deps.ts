@@ -1,6 +1,6 @@
 /**
  * The one way a test gets Velvet's dependencies: a fresh database of the given engine, migrated
- * (buildDeps runs the migrations), a silent logger, the clock the test passes, and, when asked,
+ * (a copy of the run's template; buildDeps finds nothing left to apply), a silent logger, the clock the test passes, and, when asked,
  * the job loop running every task `velvet serve` runs (or the tasks given). `drain()` waits until
  * the queue has nothing due or running, so a test asserts "nothing (more) happened" after the
  * queue is empty instead of after sleeping. `close()` stops the loop, closes and drops the
@@ -38,7 +38,7 @@ export async function startTestDeps(
   engine: Engine,
   options: TestDepsOptions = {},
 ): Promise<TestDeps> {
-  const database = await engine.create();
+  const database = await engine.createMigrated();
   const deps = await openTestDeps(database, options);
   const tasks = options.worker === true ? allTasks(deps) : options.worker ? options.worker : null;
   const worker = tasks === null ? null : createWorker(deps, tasks, options.workerOptions);

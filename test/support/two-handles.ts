@@ -4,7 +4,6 @@
  */
 import type { Db } from "../../src/db/connect.js";
 import { openDatabase } from "../../src/db/connect.js";
-import { migrateToLatest } from "../../src/db/migrate.js";
 import type { Engine } from "./databases.js";
 
 export interface TwoHandles {
@@ -14,9 +13,8 @@ export interface TwoHandles {
 }
 
 export async function openTwoHandles(engine: Engine): Promise<TwoHandles> {
-  const database = await engine.create();
+  const database = await engine.createMigrated();
   const a = openDatabase(database.target);
-  await migrateToLatest(a.kysely);
   const b = openDatabase(database.target);
   return {
     a,

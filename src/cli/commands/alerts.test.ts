@@ -15,7 +15,7 @@ describe("velvet account set (alerts) and velvet alerts list", () => {
   let accountId: string;
   const velvet = (...args: string[]) => runVelvet(args, env);
   beforeAll(async () => {
-    database = await sqliteEngine.create();
+    database = await sqliteEngine.createMigrated();
     env = { DATABASE_URL: database.url, SMTP_URL: "" };
     const created = onlyJson(
       await velvet("account", "create", "--name", "Acme", "--owner", "owner@acme.com", "--json"),

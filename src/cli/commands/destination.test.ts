@@ -26,7 +26,7 @@ for (const engine of ENGINES) {
     let accountId: string;
 
     beforeAll(async () => {
-      database = await engine.create();
+      database = await engine.createMigrated();
       receiver = await startWebhookReceiver();
       env = { DATABASE_URL: database.url, ...STORE_SYNC_ENV };
       const created = onlyJson(

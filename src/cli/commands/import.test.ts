@@ -95,7 +95,7 @@ for (const engine of ENGINES) {
     };
 
     beforeAll(async () => {
-      database = await engine.create();
+      database = await engine.createMigrated();
       const created = await runVelvet(
         ["account", "create", "--name", "Shop", "--owner", "owner@example.com", "--json"],
         env(),

@@ -14,7 +14,7 @@ describe("velvet jobs and velvet account set --rate-limit", () => {
   let accountId: string;
   const velvet = (...args: string[]) => runVelvet(args, env);
   beforeAll(async () => {
-    database = await sqliteEngine.create();
+    database = await sqliteEngine.createMigrated();
     env = { DATABASE_URL: database.url };
     const created = onlyJson(
       await velvet("account", "create", "--name", "Acme", "--owner", "owner@acme.com", "--json"),

@@ -19,7 +19,7 @@ for (const engine of ENGINES) {
     let velvet: RunningProcess | undefined;
 
     beforeEach(async () => {
-      database = await engine.create();
+      database = await engine.createMigrated();
       deps = await openTestDeps(database);
       await enqueueJob(deps.db.kysely, { task: "no-such-task", payload: {} }, Date.now());
     });

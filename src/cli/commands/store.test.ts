@@ -23,7 +23,7 @@ for (const engine of ENGINES) {
     let accountId: string;
 
     beforeAll(async () => {
-      database = await engine.create();
+      database = await engine.createMigrated();
       shopify = await startFakeShopify();
       shopify.orders.push(shopifyOrder("ada@navy-systems.com", new Date(Date.now() - 86_400_000)));
       env = { DATABASE_URL: database.url, ...STORE_SYNC_ENV };

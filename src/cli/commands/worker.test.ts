@@ -13,7 +13,7 @@ for (const engine of ENGINES) {
     let velvet: RunningProcess | undefined;
 
     beforeEach(async () => {
-      database = await engine.create();
+      database = await engine.createMigrated();
       deps = await openTestDeps(database);
     });
 

@@ -1,9 +1,11 @@
 /**
  * Chat alerts to one webhook from two `velvet worker` processes on one database leave at one
- * a second in all, on both engines: the fake Slack sees every message at least ~950 ms after the
- * one before (the first gap aside, see below), and never has to answer 429 (its own limit is
- * Slack's: one a second, a burst of two tolerated). Paced per process, the two would
- * send two a second.
+ * a second in all, on both engines: the fake Slack receives the eight messages over at least
+ * six seconds, and never has to answer 429 (its own limit is Slack's: one a second, a burst of
+ * two tolerated). Paced per process, the two would send two a second, the eight in under four.
+ * How evenly the slots arrive is a timing figure a busy machine blurs (a process descheduled
+ * for a moment sends late, and the next message, on time, closes the gap): it is printed with
+ * a failure, not asserted.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeChatServer, startChatServer } from "../../../test/fakes/chat-server.js";
@@ -27,7 +29,7 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       chat = await startChatServer({ rateLimit: { intervalMs: 1000, burst: 2 } });
-      database = await engine.create();
+      database = await engine.createMigrated();
       deps = await openTestDeps(database);
     }, 30_000);
     afterAll(async () => {
@@ -59,13 +61,13 @@ for (const engine of ENGINES) {
       );
       const at = chat.requests.map((r) => r.at).sort((a, b) => a - b);
       const gaps = at.slice(1).map((t, i) => t - (at[i] as number));
-      // Slots are kept at the sending end: the first message a process sends also pays its
-      // outbound client's start (a new connection, code loaded on first use) after its slot,
-      // ~150 ms measured here, which arrives as a shorter gap before the next, sent on time.
-      const [first, ...rest] = gaps;
-      expect(first, `gaps ${gaps.join(", ")}`).toBeGreaterThanOrEqual(750);
-      expect(Math.min(...rest), `gaps ${gaps.join(", ")}`).toBeGreaterThanOrEqual(950);
-      expect(chat.rateLimited()).toBe(0);
+      // Slots are kept at the sending end, one a second: the last message leaves seven slots
+      // after the first. The first message a process sends also pays its outbound client's
+      // start (a new connection, code loaded on first use) after its slot, ~150 ms measured
+      // here, and a loaded machine may send any message late: a second of slack covers both.
+      const span = (at.at(-1) as number) - (at[0] as number);
+      expect(span, `gaps ${gaps.join(", ")}`).toBeGreaterThanOrEqual((ALERTS - 2) * 1000);
+      expect(chat.rateLimited(), `gaps ${gaps.join(", ")}`).toBe(0);
     }, 40_000);
   });
 }

@@ -17,7 +17,7 @@ for (const engine of ENGINES) {
     let smtp: TestSmtpServer;
     const apps: TestApp[] = [];
     beforeAll(async () => {
-      [database, smtp] = await Promise.all([engine.create(), startSmtpServer()]);
+      [database, smtp] = await Promise.all([engine.createMigrated(), startSmtpServer()]);
     });
     afterAll(async () => {
       for (const app of apps) await app.close();

@@ -80,7 +80,7 @@ describe("API version warnings", () => {
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`starting a long-running process on ${engine.name}`, () => {
     it("logs the ageing versions once the clock is past their warning dates, and nothing before", async () => {
-      const database = await engine.create();
+      const database = await engine.createMigrated();
       try {
         const config = { ...loadConfig({}), database: database.target };
         for (const [day, expected] of [

@@ -23,7 +23,7 @@ function exprsOf(value: unknown): string[] {
 }
 
 async function exposedMetricNames(): Promise<Set<string>> {
-  const database = await sqliteEngine.create();
+  const database = await sqliteEngine.createMigrated();
   const config = { ...loadConfig({ LOG_LEVEL: "silent" }), database: database.target };
   const deps = await buildDeps({
     config,

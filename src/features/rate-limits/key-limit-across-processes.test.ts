@@ -24,7 +24,7 @@ for (const engine of ENGINES) {
     const nodes: ServeProcess[] = [];
 
     beforeAll(async () => {
-      database = await engine.create();
+      database = await engine.createMigrated();
       deps = await openTestDeps(database);
       const env = { API_RATE_LIMIT_PER_MINUTE: String(LIMIT), LOG_LEVEL: "info" };
       nodes.push(...(await Promise.all([0, 1].map(() => startServeProcess(database.url, env)))));

@@ -49,7 +49,7 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       pdl = await startFakePdl();
-      database = await engine.create();
+      database = await engine.createMigrated();
       deps = await openTestDeps(database);
     }, 30_000);
     afterAll(async () => {
