@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeProvider, startFakePdl } from "../test/fakes/providers/index.js";
 import { ENGINES, type TestDatabase } from "../test/support/databases.js";
 import { openTestDeps, waitFor } from "../test/support/job-deps.js";
-import { validBody } from "../test/support/orders.js";
+import { enrichedCustomers, postOrders, validBody } from "../test/support/orders.js";
 import { type ServeProcess, startServeProcess } from "../test/support/serve-process.js";
 import type { AppDeps } from "./app-deps.js";
 import { type CreatedAccount, createAccount } from "./features/accounts/create-account.js";
@@ -57,28 +57,12 @@ for (const engine of ENGINES) {
       });
 
     const submit = (url: string) =>
-      Promise.all(
-        Array.from({ length: ORDERS }, () =>
-          fetch(`${url}/api/v1/orders`, {
-            method: "POST",
-            headers: {
-              authorization: `Bearer ${account.apiKey}`,
-              "content-type": "application/json",
-            },
-            body: JSON.stringify(validBody()),
-          }).then((r) => r.status),
-        ),
+      postOrders(
+        url,
+        account.apiKey,
+        Array.from({ length: ORDERS }, () => validBody()),
       );
-
-    const enrichedCount = async () => {
-      const row = await deps.db.kysely
-        .selectFrom("customers")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("store_id", "=", account.storeId)
-        .where("enrichment_status", "=", "enriched")
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
-    };
+    const enrichedCount = () => enrichedCustomers(deps.db, account.storeId);
 
     /** The sum of one counter's series on the process's /metrics. */
     const counted = async (process: ServeProcess, name: string) => {

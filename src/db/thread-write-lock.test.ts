@@ -45,13 +45,19 @@ afterEach(async () => {
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A promise a transaction awaits to stay open, and the call that lets it go on. */
+function gate(): { held: Promise<void>; release: () => void } {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { held, release };
+}
+
 describe("the write lock of a process's threads", () => {
   it("hands the lock over when the holder commits", async () => {
     const order: string[] = [];
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { held, release } = gate();
     const workerTrx = w.transaction().execute(async (trx) => {
       await trx.insertInto("items").values({ id: 1, side: "worker" }).execute();
       await held;
@@ -98,10 +104,7 @@ describe("the write lock of a process's threads", () => {
     // Two worker transactions in one turn would share a commit at the turn's end; with the
     // serving side waiting, the first commits as it ends and the serving side goes between.
     const order: string[] = [];
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { held, release } = gate();
     const a = w.transaction().execute(async (trx) => {
       await trx.insertInto("items").values({ id: 1, side: "worker" }).execute();
       await held;
@@ -123,10 +126,7 @@ describe("the write lock of a process's threads", () => {
   });
 
   it("fails with DatabaseBusyError, writing nothing, when the other side holds the lock too long", async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { held, release } = gate();
     const workerTrx = w.transaction().execute(async (trx) => {
       await trx.insertInto("items").values({ id: 1, side: "worker" }).execute();
       await held;

@@ -167,3 +167,27 @@ export function manualClock(start: number): { now(): number; set(ms: number): vo
     },
   };
 }
+
+/** POSTs each body to a running server's /api/v1/orders at once; the statuses, in order. */
+export function postOrders(url: string, apiKey: string, bodies: unknown[]): Promise<number[]> {
+  return Promise.all(
+    bodies.map((body) =>
+      fetch(`${url}/api/v1/orders`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.status),
+    ),
+  );
+}
+
+/** How many of a store's customers are enriched. */
+export async function enrichedCustomers(db: Db, storeId: string): Promise<number> {
+  const row = await db.kysely
+    .selectFrom("customers")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("store_id", "=", storeId)
+    .where("enrichment_status", "=", "enriched")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

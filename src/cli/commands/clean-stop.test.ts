@@ -10,7 +10,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { openTestDeps, waitFor } from "../../../test/support/job-deps.js";
-import { uniqueEmail, uniqueOrderId } from "../../../test/support/orders.js";
+import {
+  enrichedCustomers,
+  postOrders,
+  uniqueEmail,
+  uniqueOrderId,
+} from "../../../test/support/orders.js";
 import { type RunningProcess, spawnVelvet } from "../../../test/support/spawn-worker.js";
 import type { AppDeps } from "../../app-deps.js";
 import { type CreatedAccount, createAccount } from "../../features/accounts/create-account.js";
@@ -60,15 +65,7 @@ for (const engine of ENGINES) {
       order: { id: uniqueOrderId(), number: "#1", total: "950.00", currency: "USD" },
     });
 
-    const enriched = async () => {
-      const row = await deps.db.kysely
-        .selectFrom("customers")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("store_id", "=", account.storeId)
-        .where("enrichment_status", "=", "enriched")
-        .executeTakeFirstOrThrow();
-      return Number(row.n) >= ORDERS;
-    };
+    const enriched = async () => (await enrichedCustomers(deps.db, account.storeId)) >= ORDERS;
 
     /** Stops the process with `signal` and expects a clean exit. */
     const expectCleanStop = async (process: RunningProcess, signal: NodeJS.Signals) => {
@@ -91,17 +88,10 @@ for (const engine of ENGINES) {
         const listening = /"url":"(http:[^"]+)"[^\n]*"msg":"velvet is listening"/;
         await waitFor("the server to listen", () => listening.test(velvet?.stdout() ?? ""), 20_000);
         const url = listening.exec(velvet.stdout())?.[1] as string;
-        const answers = await Promise.all(
-          Array.from({ length: ORDERS }, () =>
-            fetch(`${url}/api/v1/orders`, {
-              method: "POST",
-              headers: {
-                authorization: `Bearer ${account.apiKey}`,
-                "content-type": "application/json",
-              },
-              body: JSON.stringify(order()),
-            }).then((r) => r.status),
-          ),
+        const answers = await postOrders(
+          url,
+          account.apiKey,
+          Array.from({ length: ORDERS }, () => order()),
         );
         expect(answers).toEqual(Array(ORDERS).fill(200));
         await waitFor("the orders to be enriched", enriched, 20_000);
