@@ -8,6 +8,7 @@
  */
 import type { Behaviour, Delay } from "../test/fakes/providers/index.js";
 import { startFakeProviders } from "../test/fakes/providers/index.js";
+import { runUntilParentGoes } from "./fake-process.js";
 
 function parseDelay(raw: string): Delay | undefined {
   const range = /^(\d+)-(\d+)$/.exec(raw);
@@ -33,21 +34,12 @@ const fakes = await startFakeProviders({
 });
 process.stdout.write(`${JSON.stringify(fakes.env)}\n`);
 
-let closing = false;
-function shutdown(): void {
-  if (closing) return;
-  closing = true;
-  const { pdl, enrichlayer, fullcontact, gravatar } = fakes;
-  const counts = { pdl, enrichlayer, fullcontact, gravatar };
-  const answered = Object.entries(counts).map(([name, f]) => `${name} ${f.requestCount()}`);
-  process.stderr.write(`fake providers: requests received: ${answered.join(", ")}\n`);
-  fakes.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-}
-process.once("SIGTERM", shutdown);
-process.once("SIGINT", shutdown);
-// The benchmark holds our stdin open; when it dies (even by SIGKILL), so do we.
-process.stdin.on("end", shutdown);
-process.stdin.resume();
+runUntilParentGoes({
+  report: () => {
+    const { pdl, enrichlayer, fullcontact, gravatar } = fakes;
+    const counts = { pdl, enrichlayer, fullcontact, gravatar };
+    const answered = Object.entries(counts).map(([name, f]) => `${name} ${f.requestCount()}`);
+    return `fake providers: requests received: ${answered.join(", ")}`;
+  },
+  close: () => fakes.close(),
+});

@@ -10,25 +10,15 @@
  *   node --import tsx bench/fake-shopify-server.ts
  */
 import { startFakeShopify } from "../test/fakes/shopify-admin.js";
+import { runUntilParentGoes } from "./fake-process.js";
 
 const shopify = await startFakeShopify({ token: process.env.BENCH_SHOPIFY_TOKEN ?? "shpat_bench" });
 process.stdout.write(`${JSON.stringify({ shop: shopify.shop, token: shopify.token })}\n`);
 
-let closing = false;
-function shutdown(): void {
-  if (closing) return;
-  closing = true;
-  const answered = shopify.requests.map((r) => `${r.path} ${r.answered}`);
-  process.stderr.write(
-    `fake shopify: ${answered.length} request(s) answered: ${answered.join(", ") || "none"}\n`,
-  );
-  shopify.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-}
-process.once("SIGTERM", shutdown);
-process.once("SIGINT", shutdown);
-// The benchmark holds our stdin open; when it dies (even by SIGKILL), so do we.
-process.stdin.on("end", shutdown);
-process.stdin.resume();
+runUntilParentGoes({
+  report: () => {
+    const answered = shopify.requests.map((r) => `${r.path} ${r.answered}`);
+    return `fake shopify: ${answered.length} request(s) answered: ${answered.join(", ") || "none"}`;
+  },
+  close: () => shopify.close(),
+});
