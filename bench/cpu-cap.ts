@@ -1,7 +1,7 @@
 /**
  * Caps a process's CPU with a cgroup quota. On the 2-core machine the load generator, PostgreSQL
  * and every node share the same cores, so a second node brings no core of its own; giving each
- * node the same fixed budget stands in for "each node on a machine of its own" (issue 14), the
+ * node the same fixed budget stands in for "each node on a machine of its own", the
  * way nodes scale in production. cgroup v2 (`cpu.max`) or v1 (`cpu.cfs_quota_us`); null when
  * neither can be written here (not root, no cpu controller), and the capped runs are skipped.
  */

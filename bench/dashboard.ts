@@ -1,5 +1,5 @@
 /**
- * Dashboard render times (issue 5, "no page slower than 200 ms with 10,000 customers"): a store
+ * Dashboard render times (target: no page slower than 200 ms with 10,000 customers): a store
  * seeded with 10,000 customers, their orders, charges, enrichments and alerts, served by the
  * real app on loopback; every page is requested `samples` times in a row by a signed-in user
  * and timed from request to last byte. SQLite always; PostgreSQL too when reachable

@@ -1,5 +1,5 @@
 /**
- * The enrichment benchmark's verdicts: the three targets of issue 3 item 7, and the
+ * The enrichment benchmark's verdicts: its three targets (docs/performance.md, Enrichment), and the
  * correctness of every run (a fast wrong result is not a result).
  */
 import type { EnrichmentRun } from "./enrichment-run.js";

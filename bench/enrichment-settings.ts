@@ -5,7 +5,7 @@
  * customers a second.
  */
 
-/** Targets of issue 3, item 7. */
+/** The enrichment phase's targets (docs/performance.md, Enrichment). */
 export const MIN_ENRICHMENTS_PER_SEC = 100;
 export const MAX_P99_RATIO = 2;
 export const MAX_MEDIAN_TO_RESULT_MS = 100;

@@ -1,5 +1,5 @@
 /**
- * Enrichment (issue 3, item 7): one `velvet serve` process (SQLite, worker on) against the four
+ * Enrichment: one `velvet serve` process (SQLite, worker on) against the four
  * provider fakes, which run in a process of their own, new customers submitted at a fixed rate
  * (paced-load.ts). Four runs, each on a fresh database:
  *   1. idle: worker off, the order endpoint's latency at the rate, for comparison;

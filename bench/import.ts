@@ -1,5 +1,5 @@
 /**
- * Backfill from a file (issue 12): a generated Shopify export of 100,000 rows imported with the
+ * Backfill from a file: a generated Shopify export of 100,000 rows imported with the
  * real `velvet import orders … --yes --json` (dist/, a process of its own) into a fresh SQLite
  * file; its resident memory is sampled every 50 ms from /proc. The same for 20,000 and 300,000
  * rows, to show that memory does not grow with the file; then the 100,000-row file again, which

@@ -1,5 +1,5 @@
 /**
- * What Prometheus metrics cost order intake (issue 15: at most 3 %). Two `velvet serve`
+ * What Prometheus metrics cost order intake (target: at most 3 %). Two `velvet serve`
  * processes (SQLite, worker off), identical but for METRICS_PORT: one collects nothing, the
  * other records every request and is scraped every 5 s during its runs (a busier scrape than
  * Prometheus's usual 15 s). They are driven in alternating rounds (off, on, then on, off, …)

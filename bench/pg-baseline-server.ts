@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL yardstick for the order endpoint (issue 14): a bare node:http server that reads
+ * The PostgreSQL yardstick for the order endpoint: a bare node:http server that reads
  * the body, JSON.parse's it and makes one INSERT through a `pg` pool of 10 (bigserial key, one
  * B-tree, `synchronous_commit` as the server has it: on), then answers 200 JSON. No framework,
  * no auth, no validation, no transaction beyond the insert's own. Run alone in its own process:

@@ -2,7 +2,7 @@
  * PostgreSQL named prepared statements for the hot, fixed SQL texts (the prepared queries of
  * db/prepared-query.ts and the order intake's one statement). Named, a statement is parsed and
  * planned once per pooled connection; after that `pg` sends only Bind/Execute with the values.
- * Unnamed, PostgreSQL parses and plans every statement on every call (issue 14 measured it).
+ * Unnamed, PostgreSQL parses and plans every statement on every call (measured: docs/performance.md).
  *
  * Only texts registered here get a name, so the set of statements kept on each connection stays
  * bounded: ad-hoc queries (dashboard filters, migrations) run unnamed as before.

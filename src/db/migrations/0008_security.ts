@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * Locking the doors (issue 19):
+ * Locking the doors:
  * - `auth_attempts` replaces `login_attempts`: one row per log-in or sign-up attempt, written
  *   before the password is checked (a reservation), keyed by e-mail and client address so the
  *   hard limits can be per (e-mail, address) and per address. The old rows are only throttle

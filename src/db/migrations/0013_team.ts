@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 /**
- * A merchant's team (issue 18):
+ * A merchant's team:
  * - `users.role`: owner, admin or member; every log-in that existed was its account's only one,
  *   so existing users become owners. `users.last_sign_in_at` for Settings → Team.
  * - `sessions.ip`, `sessions.browser`, `sessions.last_seen_at`: where a session signed in from

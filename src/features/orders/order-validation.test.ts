@@ -1,5 +1,5 @@
 /**
- * Validation of POST /api/v1/orders: every 400 of the contract and issue 2 (exact "Missing
+ * Validation of POST /api/v1/orders: every 400 of the contract (exact "Missing
  * required fields" message, a message naming the field otherwise), and nothing is written for
  * a refused request.
  */
