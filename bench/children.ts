@@ -97,3 +97,10 @@ export function tail(file: string, lines = 20): string {
     return "(no log)";
   }
 }
+
+/** Registers a child started elsewhere (a test helper's `velvet`) so that every exit kills it too. */
+export function adoptChild(child: ChildProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+}

@@ -32,6 +32,7 @@ import { metricsPhase } from "./metrics-cost.js";
 import { ordersPhase } from "./orders.js";
 import { ordersPoolerPhase } from "./orders-pooler.js";
 import { ordersPostgresPhase } from "./orders-postgres.js";
+import { pacingPhase } from "./pacing.js";
 import type { BenchSettings, Phase, Target } from "./phase.js";
 import { stallsPhase } from "./stalls.js";
 import { webhooksPhase } from "./webhooks.js";
@@ -47,6 +48,7 @@ const PHASES: Phase[] = [
   importPhase,
   webhooksPhase,
   jobsSoakPhase,
+  pacingPhase,
 ];
 const RESULTS_DIR = path.resolve("bench", "results");
 

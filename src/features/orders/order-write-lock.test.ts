@@ -2,21 +2,20 @@
  * A second process holding SQLite's write lock (a separate worker, an import, a backup tool)
  * must not freeze `velvet serve`: requests that need no write are answered at once, orders wait
  * for the lock and are all stored; past SQLITE_BUSY_TIMEOUT_MS an order gets the contract's 500
- * with Retry-After and nothing half-written.
+ * with Retry-After and nothing half-written. The latency bounds asserted here hold on a loaded
+ * machine (p95 under 250 ms, slowest under 1 s); the quiet-machine targets, p95 under 50 ms and
+ * slowest under 250 ms, are the benchmark's `pacing` phase (bench/pacing.ts, docs/performance.md),
+ * which runs this same scenario (test/support/orders-under-held-lock.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { sqliteEngine, type TestDatabase } from "../../../test/support/databases.js";
 import { holdWriteLock } from "../../../test/support/hold-sqlite-lock.js";
+import { FAILED, UNAUTHORIZED } from "../../../test/support/orders.js";
 import {
-  validBody as customerOnly,
-  FAILED,
-  UNAUTHORIZED,
-  uniqueOrderId,
-} from "../../../test/support/orders.js";
+  ordersUnderHeldLock,
+  orderBody as validBody,
+} from "../../../test/support/orders-under-held-lock.js";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
-
-const validBody = () =>
-  customerOnly({ order: { id: uniqueOrderId(), number: "#1", total: "25.00", currency: "USD" } });
 
 describe("another process holds the SQLite write lock", () => {
   let app: TestApp | undefined;
@@ -44,35 +43,22 @@ describe("another process holds the SQLite write lock", () => {
 
   it("keeps answering for 2 s of held lock, then stores every order: no 5xx, nothing lost", async () => {
     const { app, account, file } = await start();
-    // Warm the refusal path first (its first run compiles it), so it is the lock that is measured.
-    expect((await app.submit("sk_live_nope", validBody())).status).toBe(401);
-    const lock = await holdWriteLock(file, 2000);
-    const until = performance.now() + 1800;
-    const orders: Array<Promise<Response>> = [];
-    const noWriteLatencies: number[] = [];
-    // For the held lock's length, and on a slow machine until enough orders wait with it.
-    while (performance.now() < until || orders.length <= 20) {
-      orders.push(app.submit(account.apiKey, validBody()));
-      const started = performance.now();
-      const refused = await app.submit("sk_live_nope", validBody());
-      noWriteLatencies.push(performance.now() - started);
-      expect(refused.status).toBe(401);
-      expect(await refused.json()).toEqual(UNAUTHORIZED);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const answers = await Promise.all(orders);
-    await lock.released;
+    const run = await ordersUnderHeldLock(app, account.apiKey, file);
+    expect(run.warmUpStatus).toBe(401);
+    const answers = run.orders;
+    expect(run.refusals.map((r) => r.status)).toEqual(run.refusals.map(() => 401));
+    for (const refused of run.refusals) expect(refused.body).toEqual(UNAUTHORIZED);
     expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
-    expect(orders.length).toBeGreaterThan(20);
+    expect(answers.length).toBeGreaterThan(20);
     // Before this driver, a request needing no write waited the whole 2 s for the lock. The
     // lock costs it nothing now: the bounds sit far below the lock's 2 s and far above what a
     // loaded test machine adds by descheduling this process for a moment (the quiet-machine
     // figures, a few ms, are a benchmark's matter).
-    const sorted = [...noWriteLatencies].sort((x, y) => x - y);
+    const sorted = [...run.noWriteLatencies].sort((x, y) => x - y);
     expect(sorted[Math.floor(sorted.length * 0.95)]).toBeLessThan(250);
     expect(sorted.at(-1)).toBeLessThan(1000);
     for (const table of ["customers", "orders", "jobs", "usage_charges"] as const)
-      expect(await count(app, table), table).toBe(orders.length);
+      expect(await count(app, table), table).toBe(answers.length);
   });
 
   it("answers 500 with Retry-After past SQLITE_BUSY_TIMEOUT_MS, writing nothing", async () => {
