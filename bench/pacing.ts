@@ -80,7 +80,7 @@ async function runPacingPhase(context: PhaseContext): Promise<PhaseReport> {
       detail: `p95 ${lock.p95.toFixed(1)} ms, slowest ${lock.max.toFixed(1)} ms over ${lock.samples} requests; ${lock.orders} orders, ${lock.allStored ? "all 200 and stored" : "NOT all 200 and stored"}`,
     },
   ];
-  return { table, targets, raw: { burst, across, lock } };
+  return { table, timing: null, targets, raw: { burst, across, lock } };
 }
 
 async function alertBurst() {

@@ -26,8 +26,11 @@ export interface Target {
 export interface PhaseReport {
   /** Markdown, ready for the README. */
   table: string;
-  /** How long each run measured, when the phase times its runs itself (else the settings'). */
-  timing?: { durationSec: number; warmupSec: number };
+  /**
+   * How long each run measured, when the phase times its runs itself (else the settings'); null
+   * for a phase whose cases are not timed runs under load.
+   */
+  timing?: { durationSec: number; warmupSec: number } | null;
   targets: Target[];
   raw: unknown;
 }

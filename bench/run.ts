@@ -117,8 +117,12 @@ async function main(): Promise<number> {
         path.join(RESULTS_DIR, `${phase.name}.json`),
         `${JSON.stringify(result, null, 2)}\n`,
       );
-      const timing = report.timing ?? settings;
-      const conditions = `_${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ${settings.connections} connections, ${timing.durationSec} s per run after a ${timing.warmupSec} s warm-up, ${result.date.slice(0, 10)}._`;
+      const timing = report.timing === undefined ? settings : report.timing;
+      const load =
+        timing === null
+          ? ""
+          : `, ${settings.connections} connections, ${timing.durationSec} s per run after a ${timing.warmupSec} s warm-up`;
+      const conditions = `_${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}${load}, ${result.date.slice(0, 10)}._`;
       process.stdout.write(`\n### ${phase.title}\n\n${conditions}\n\n${report.table}\n\n`);
       for (const t of report.targets) {
         process.stdout.write(`- ${t.pass ? "PASS" : "FAIL"} ${t.name}: ${t.detail}\n`);
