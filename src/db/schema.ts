@@ -238,7 +238,15 @@ export interface SharedLimitsTable {
   expires_at: number;
 }
 
-export type AlertChannel = "chat" | "email";
+/**
+ * The alert channels' names, as `alerts.channel` and the outage records store them: each channel
+ * adds its own in its folder (features/alerts/channels/<name>/<name>-channel.ts) by declaration
+ * merging, `declare module "…/db/schema.js" { interface AlertChannelNames { <name>: true } }`,
+ * so a new channel needs no edit here; the registry checks its list against these names.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each channel (declaration merging)
+export interface AlertChannelNames {}
+export type AlertChannel = keyof AlertChannelNames & string;
 /**
  * `waiting`: an e-mail alert that no server able to send mail (SMTP_URL) has run yet; it keeps
  * its attempts and goes out when one does (deliver-email-alert.ts).

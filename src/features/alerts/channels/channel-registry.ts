@@ -2,7 +2,8 @@
  * Every alert channel, in one list: the order is the order alerts are queued in and channels
  * are listed in. A channel is registered here and nowhere else; what names channels is built
  * from this list (alert-channel.ts), and the compiler holds the list and the `alerts.channel`
- * column's type (db/schema.ts, AlertChannel) to the same names.
+ * column's type (db/schema.ts, AlertChannel: the names each channel's folder adds to
+ * AlertChannelNames) to the same names. Settings are stored through channel-settings-store.ts.
  */
 import type { Kysely, Transaction } from "kysely";
 import type { AlertChannel, Database } from "../../../db/schema.js";
@@ -24,7 +25,7 @@ export const CHANNELS = [
 
 export type ChannelName = (typeof CHANNELS)[number]["name"];
 
-/** A compile error names the side that is missing a channel: the list or AlertChannel. */
+/** A compile error names the side that is missing a channel: the list or AlertChannelNames. */
 type Missing<A, B> = Exclude<A, B> extends never ? true : Exclude<A, B>;
 const everyStoredChannelRegistered: Missing<AlertChannel, ChannelName> = true;
 const everyRegisteredChannelStorable: Missing<ChannelName, AlertChannel> = true;

@@ -42,6 +42,13 @@ export function deliverChatAlert(
   );
 }
 
+/** The channel's name among those `alerts.channel` stores (db/schema.ts, AlertChannelNames). */
+declare module "../../../../db/schema.js" {
+  interface AlertChannelNames {
+    chat: true;
+  }
+}
+
 export const chatChannel = {
   name: "chat",
   label: "Team chat",

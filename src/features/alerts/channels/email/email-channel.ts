@@ -63,6 +63,13 @@ export function deliverEmailAlert(
   );
 }
 
+/** The channel's name among those `alerts.channel` stores (db/schema.ts, AlertChannelNames). */
+declare module "../../../../db/schema.js" {
+  interface AlertChannelNames {
+    email: true;
+  }
+}
+
 export const emailChannel = {
   name: "email",
   label: "E-mail",
