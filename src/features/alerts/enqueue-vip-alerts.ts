@@ -47,7 +47,12 @@ export async function enqueueVipAlerts(
   now: number,
   options: EnqueueAlertOptions = {},
 ): Promise<QueuedAlert[]> {
-  const account = await readChannelValues(trx, vip.accountId, options.key ?? null);
+  // A secret this process cannot open (STORE_TOKEN_KEY missing or another one) turns its channel
+  // off here rather than failing the enrichment that found the VIP; the Alerts page and
+  // `velvet account set` name the key.
+  const account = await readChannelValues(trx, vip.accountId, options.key ?? null, {
+    unreadable: "omit",
+  });
   const queued: QueuedAlert[] = [];
   for (const definition of CHANNELS) {
     const channel: AlertChannel = definition.name;

@@ -98,7 +98,11 @@ export async function loadAlert(
     .where("alerts.id", "=", alertId)
     .executeTakeFirst();
   if (!row) return null;
-  const settings: ChannelValues = await readChannelValues(db, row.account_id, key);
+  // Only the alert's own channel: another channel's secret this process cannot open is no
+  // reason to hold this alert.
+  const settings: ChannelValues = await readChannelValues(db, row.account_id, key, {
+    channel: row.channel,
+  });
   const order = await db
     .selectFrom("orders")
     .select(["order_number", "external_order_id", "total", "currency"])

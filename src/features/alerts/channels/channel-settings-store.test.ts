@@ -93,6 +93,22 @@ for (const engine of ENGINES) {
       );
     });
 
+    it("reads one channel's settings, or leaves out a secret it cannot open when asked", async () => {
+      const id = await newAccount();
+      await writeChannelValues(
+        db.kysely,
+        id,
+        { slack_webhook_url: WEBHOOK, alert_emails: "team@acme.com" },
+        KEY,
+      );
+      expect(await readChannelValues(db.kysely, id, null, { channel: "email" })).toEqual({
+        alert_emails: "team@acme.com",
+      });
+      expect(await readChannelValues(db.kysely, id, null, { unreadable: "omit" })).toEqual({
+        alert_emails: "team@acme.com",
+      });
+    });
+
     it("removes a setting written empty, leaves the others, and clears all at closing", async () => {
       const id = await newAccount();
       await writeChannelValues(

@@ -74,20 +74,30 @@ function opened(
   }
 }
 
-/** An account's channel settings, by key, secrets opened; a setting not set is absent. */
+/**
+ * An account's channel settings, by key, secrets opened; a setting not set is absent. `channel`:
+ * that channel's only. `unreadable: "omit"` leaves out a sealed secret this process cannot open
+ * (its channel is then off here) instead of throwing.
+ */
 export async function readChannelValues(
   db: Db,
   accountId: string,
   key: SettingsKey,
+  options: { channel?: string; unreadable?: "throw" | "omit" } = {},
 ): Promise<ChannelValues> {
-  const rows = await db
+  let query = db
     .selectFrom("channel_settings")
     .select(["channel", "name", "value"])
-    .where("account_id", "=", accountId)
-    .execute();
+    .where("account_id", "=", accountId);
+  if (options.channel !== undefined) query = query.where("channel", "=", options.channel);
   const values: ChannelValues = {};
-  for (const row of rows) {
-    values[row.name] = opened(key, accountId, row.channel, row.name, row.value);
+  for (const row of await query.execute()) {
+    try {
+      values[row.name] = opened(key, accountId, row.channel, row.name, row.value);
+    } catch (error) {
+      if (!(error instanceof ChannelSettingUnreadableError) || options.unreadable !== "omit")
+        throw error;
+    }
   }
   return values;
 }
