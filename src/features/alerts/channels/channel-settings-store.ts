@@ -16,6 +16,7 @@
  */
 import type { Kysely, Transaction } from "kysely";
 import { z } from "zod";
+import { preparedQuery } from "../../../db/prepared-query.js";
 import type { Database } from "../../../db/schema.js";
 import { createSealer } from "../../../lib/sealer.js";
 import type { ChannelValues } from "./channel-values.js";
@@ -74,6 +75,23 @@ function opened(
   }
 }
 
+/** Prepared once (db/prepared-query.ts): they run for every VIP and every alert sent. */
+const accountSettings = preparedQuery(["accountId"], (db, v: { accountId: string }) =>
+  db
+    .selectFrom("channel_settings")
+    .select(["channel", "name", "value"])
+    .where("account_id", "=", v.accountId),
+);
+const channelSettings = preparedQuery(
+  ["accountId", "channel"],
+  (db, v: { accountId: string; channel: string }) =>
+    db
+      .selectFrom("channel_settings")
+      .select(["channel", "name", "value"])
+      .where("account_id", "=", v.accountId)
+      .where("channel", "=", v.channel),
+);
+
 /**
  * An account's channel settings, by key, secrets opened; a setting not set is absent. `channel`:
  * that channel's only. `unreadable: "omit"` leaves out a sealed secret this process cannot open
@@ -85,13 +103,12 @@ export async function readChannelValues(
   key: SettingsKey,
   options: { channel?: string; unreadable?: "throw" | "omit" } = {},
 ): Promise<ChannelValues> {
-  let query = db
-    .selectFrom("channel_settings")
-    .select(["channel", "name", "value"])
-    .where("account_id", "=", accountId);
-  if (options.channel !== undefined) query = query.where("channel", "=", options.channel);
+  const rows =
+    options.channel === undefined
+      ? await accountSettings.execute(db, { accountId })
+      : await channelSettings.execute(db, { accountId, channel: options.channel });
   const values: ChannelValues = {};
-  for (const row of await query.execute()) {
+  for (const row of rows) {
     try {
       values[row.name] = opened(key, accountId, row.channel, row.name, row.value);
     } catch (error) {
