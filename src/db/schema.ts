@@ -12,10 +12,6 @@ export interface AccountsTable {
   id: string;
   name: string;
   vip_threshold: Generated<number>;
-  /** Slack-compatible incoming webhook URL; a secret, never logged in full. */
-  slack_webhook_url: string | null;
-  /** Alert recipients, comma-separated. */
-  alert_emails: string | null;
   /** Requests a minute per API key; null: the process default; 0: unlimited. */
   api_rate_limit_per_minute: number | null;
   /** The monthly budget for paid provider lookups, a decimal string in USD; null: none. */
@@ -242,7 +238,15 @@ export interface SharedLimitsTable {
   expires_at: number;
 }
 
-export type AlertChannel = "chat" | "email";
+/**
+ * The alert channels' names, as `alerts.channel` and the outage records store them: each channel
+ * adds its own in its folder (features/alerts/channels/<name>/<name>-channel.ts) by declaration
+ * merging, `declare module "…/db/schema.js" { interface AlertChannelNames { <name>: true } }`,
+ * so a new channel needs no edit here; the registry checks its list against these names.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each channel (declaration merging)
+export interface AlertChannelNames {}
+export type AlertChannel = keyof AlertChannelNames & string;
 /**
  * `waiting`: an e-mail alert that no server able to send mail (SMTP_URL) has run yet; it keeps
  * its attempts and goes out when one does (deliver-email-alert.ts).
@@ -275,6 +279,18 @@ export interface AlertsTable {
 export type VerdictValue = "right" | "wrong";
 /** Where a verdict was given: the dashboard, the CLI, or the links of an alert on that channel. */
 export type VerdictSource = "dashboard" | "cli" | AlertChannel;
+
+/**
+ * One alert channel setting of an account that has a value (features/alerts/channels): `name`
+ * is the setting's key in its channel's declaration; a secret's `value` is sealed (`v1:…`)
+ * when the process that wrote it had STORE_TOKEN_KEY.
+ */
+export interface ChannelSettingsTable {
+  account_id: string;
+  channel: string;
+  name: string;
+  value: string;
+}
 
 /** A merchant's latest verdict on a VIP: one per customer, latest wins. */
 export interface VipVerdictsTable {
@@ -580,6 +596,7 @@ export interface Database {
   shared_limits: SharedLimitsTable;
   alerts: AlertsTable;
   vip_verdicts: VipVerdictsTable;
+  channel_settings: ChannelSettingsTable;
   alert_attempts: AlertAttemptsTable;
   sessions: SessionsTable;
   auth_attempts: AuthAttemptsTable;

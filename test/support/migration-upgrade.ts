@@ -54,8 +54,6 @@ export async function seedAccountAndStore(
     .values({
       id: ids.accountId,
       name: "A",
-      slack_webhook_url: null,
-      alert_emails: null,
       created_at: now,
     })
     .execute();

@@ -125,7 +125,7 @@ export function registerAccount(program: Command): void {
         const channels = readChannelOptions(channelOptions, set.opts(), {
           allowPrivate: deps.config.alerts.allowPrivateWebhooks,
         });
-        const current = await getAccount(deps.db.kysely, opts.account);
+        const current = await getAccount(deps, opts.account);
         if (!current) throw new CliError(`No account ${opts.account}`);
         if (current.closedAt !== null) throw new CliError(`Account ${opts.account} is closed`);
         await changeAlertSettings(deps, {
@@ -133,7 +133,7 @@ export function registerAccount(program: Command): void {
           settings: { ...givenSettings(opts), channels },
           actor: commandActor(),
         });
-        const account = await getAccount(deps.db.kysely, opts.account);
+        const account = await getAccount(deps, opts.account);
         if (!account) throw new CliError(`No account ${opts.account}`);
         // Addresses added on the dashboard get no alert until their owner confirms them.
         const { awaiting } = await alertEmailStates(
@@ -141,7 +141,11 @@ export function registerAccount(program: Command): void {
           opts.account,
           account.alertEmails,
         );
-        const channelLines = await describeChannelSettings(deps.db.kysely, opts.account);
+        const channelLines = await describeChannelSettings(
+          deps.db.kysely,
+          opts.account,
+          deps.config.storeSync.tokenKey,
+        );
         return {
           view: { ...account, alertEmailsAwaitingConfirmation: awaiting },
           config: deps.config,
@@ -169,7 +173,7 @@ function readChannelOptions(
     const raw = opts[key];
     if (typeof raw !== "string") continue;
     const checked = setting.check(raw, policy);
-    if (checked.ok) values[setting.column] = checked.stored;
+    if (checked.ok) values[setting.key] = checked.stored;
     else errors.push(checked.reason);
   }
   if (errors.length > 0) throw new CliError(errors.join("; "));

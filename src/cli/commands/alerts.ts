@@ -26,7 +26,7 @@ export function registerAlerts(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { account: string; limit?: number; json?: boolean }) => {
       const answer = await withDeps(async (deps) => {
-        const account = await getAccount(deps.db.kysely, opts.account);
+        const account = await getAccount(deps, opts.account);
         if (!account) throw new CliError(`No account ${opts.account}`);
         const listed = await listAlerts(deps.db.kysely, opts.account, { limit: opts.limit });
         // Each alert with the team's verdict on its customer (the latest; null: none given).
@@ -42,7 +42,7 @@ export function registerAlerts(program: Command): void {
         // Only what the database says: this command's own environment (SMTP_URL or not) is not
         // the server's. An e-mail alert no server could send yet is listed as `waiting`.
         const configured = configuredChannels(
-          (await readChannelValues(deps.db.kysely, opts.account)) ?? {},
+          await readChannelValues(deps.db.kysely, opts.account, deps.config.storeSync.tokenKey),
         );
         const channels = Object.fromEntries(
           CHANNELS.map((c) => [c.name, configured[c.name] ? "configured" : "not configured"]),

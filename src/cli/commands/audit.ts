@@ -17,7 +17,7 @@ export function registerAudit(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { account: string; page?: number; json?: boolean }) => {
       const page = await withDeps(async (deps) => {
-        if (!(await getAccount(deps.db.kysely, opts.account)))
+        if (!(await getAccount(deps, opts.account)))
           throw new CliError(`No account ${opts.account}`);
         return listAuditEvents(deps.db.kysely, opts.account, { page: opts.page });
       });

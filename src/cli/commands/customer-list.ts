@@ -61,7 +61,7 @@ export function registerCustomerList(customer: ReturnType<Command["command"]>): 
         throw new CliError("Choose one format: --csv or --json.");
       await withDeps(
         async (deps) => {
-          const account = await getAccount(deps.db.kysely, opts.account);
+          const account = await getAccount(deps, opts.account);
           if (!account) throw new CliError(`No account ${opts.account}`);
           if (opts.tier !== undefined && tierRange(opts.tier, account.tiers) === null) {
             const named = formatTiers(account.tiers);

@@ -21,7 +21,7 @@ interface PersonOptions {
 }
 
 async function requireAccount(deps: AppDeps, accountId: string): Promise<void> {
-  if (!(await getAccount(deps.db.kysely, accountId))) throw new CliError(`No account ${accountId}`);
+  if (!(await getAccount(deps, accountId))) throw new CliError(`No account ${accountId}`);
 }
 
 export function registerCustomerPrivacy(customer: ReturnType<Command["command"]>): void {

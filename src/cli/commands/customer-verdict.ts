@@ -27,7 +27,7 @@ export function registerCustomerVerdict(customer: ReturnType<Command["command"]>
     .action(
       async (opts: { account: string; email: string; vip: "right" | "wrong"; json?: boolean }) => {
         const outcome = await withDeps(async (deps) => {
-          if (!(await getAccount(deps.db.kysely, opts.account)))
+          if (!(await getAccount(deps, opts.account)))
             throw new CliError(`No account ${opts.account}`);
           const customerId = await findAccountCustomerId(deps.db.kysely, opts.account, {
             email: opts.email,

@@ -27,7 +27,7 @@ export function registerCustomer(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { account: string; email: string; json?: boolean }) => {
       const report = await withDeps(async (deps) => {
-        if (!(await getAccount(deps.db.kysely, opts.account)))
+        if (!(await getAccount(deps, opts.account)))
           throw new CliError(`No account ${opts.account}`);
         const found = await getCustomerReport(deps.db.kysely, opts.account, { email: opts.email });
         if (!found) return null;

@@ -19,7 +19,7 @@ export function registerKey(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { account: string; json?: boolean }) => {
       const created = await withDeps(async (deps) => {
-        const account = await getAccount(deps.db.kysely, opts.account);
+        const account = await getAccount(deps, opts.account);
         if (!account) throw new CliError(`No account ${opts.account}`);
         if (account.closedAt !== null) throw new CliError(`Account ${opts.account} is closed`);
         return issueApiKey(
@@ -75,7 +75,7 @@ export function registerKey(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { account: string; json?: boolean }) => {
       const keys = await withDeps(async (deps) => {
-        if (!(await getAccount(deps.db.kysely, opts.account)))
+        if (!(await getAccount(deps, opts.account)))
           throw new CliError(`No account ${opts.account}`);
         return listApiKeys(deps.db.kysely, opts.account);
       });

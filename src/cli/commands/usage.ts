@@ -24,7 +24,7 @@ export function registerUsage(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { account: string; month?: string; json?: boolean }) => {
       const usage = await withDeps(async (deps) => {
-        if (!(await getAccount(deps.db.kysely, opts.account)))
+        if (!(await getAccount(deps, opts.account)))
           throw new CliError(`No account ${opts.account}`);
         const month = opts.month ?? monthOf(deps.clock.now());
         const [charged, spend] = await Promise.all([

@@ -32,7 +32,7 @@ export function registerUser(program: Command): void {
     .action(async (opts: { account: string; json?: boolean }) => {
       const team = await withDeps(
         async (deps) => {
-          if (!(await getAccount(deps.db.kysely, opts.account)))
+          if (!(await getAccount(deps, opts.account)))
             throw new CliError(`No account ${opts.account}`);
           return listTeam(deps.db.kysely, opts.account, deps.clock.now());
         },

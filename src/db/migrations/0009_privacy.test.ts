@@ -34,8 +34,6 @@ async function seed(k: Kysely<Database>) {
     .values({
       id: accountId,
       name: "A",
-      slack_webhook_url: null,
-      alert_emails: null,
       created_at: now,
     })
     .execute();

@@ -33,8 +33,6 @@ for (const engine of ENGINES) {
           .values({
             id,
             name: "Before tiers",
-            slack_webhook_url: null,
-            alert_emails: null,
             created_at: Date.now(),
           })
           .execute();
@@ -54,10 +52,7 @@ for (const engine of ENGINES) {
         .executeTakeFirstOrThrow();
       expect(row).toEqual({ tiers: "[]", vip_threshold: 70 });
       const id = newId();
-      await db.kysely
-        .insertInto("accounts")
-        .values({ id, name: "After", slack_webhook_url: null, alert_emails: null, created_at: 1 })
-        .execute();
+      await db.kysely.insertInto("accounts").values({ id, name: "After", created_at: 1 }).execute();
       expect(await accountTiers(db.kysely, id)).toEqual([]);
     });
 

@@ -10,8 +10,8 @@ import type { Config } from "../../config.js";
 import type { Database } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import { splitAlertEmails } from "../alerts/alert-settings.js";
-import type { ChannelColumn } from "../alerts/channels/alert-channel.js";
-import { CHANNEL_COLUMNS, CHANNEL_SETTINGS } from "../alerts/channels/channel-registry.js";
+import { CHANNEL_SETTINGS, readChannelValues } from "../alerts/channels/channel-registry.js";
+import type { SettingsKey } from "../alerts/channels/channel-settings-store.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditDetails, writeSettingsChange } from "./settings/change-account-settings.js";
 import { SETTING_COLUMNS, type SettingsRow, settingsOf } from "./settings/read-account-settings.js";
@@ -21,33 +21,34 @@ type Db = Kysely<Database> | Transaction<Database>;
 export type SettingsBefore = NonNullable<Awaited<ReturnType<typeof readAlertSettings>>>;
 
 /** The settings and channels as they are, read in the transaction that changes them. */
-export async function readAlertSettings(db: Db, accountId: string) {
+export async function readAlertSettings(db: Db, accountId: string, key: SettingsKey) {
   const row = await db
     .selectFrom("accounts")
-    .select([...CHANNEL_COLUMNS, ...SETTING_COLUMNS])
+    .select(SETTING_COLUMNS)
     .where("id", "=", accountId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const channels = Object.fromEntries(CHANNEL_COLUMNS.map((c) => [c, row[c]])) as Record<
-    ChannelColumn,
-    string | null
-  >;
-  return { ...channels, settings: settingsOf(row as SettingsRow) };
+  const stored = await readChannelValues(db, accountId, key);
+  const channels = Object.fromEntries(
+    CHANNEL_SETTINGS.map((s) => [s.key, stored[s.key] ?? null]),
+  ) as Record<string, string | null>;
+  return { channels, settings: settingsOf(row as SettingsRow) };
 }
 
 /** What the channels' change tells the audit trail. */
 function channelChanges(before: SettingsBefore, s: AccountSettings): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
-  if (s.slackWebhookUrl !== undefined && s.slackWebhookUrl !== before.slack_webhook_url)
+  if (s.slackWebhookUrl !== undefined && s.slackWebhookUrl !== before.channels.slack_webhook_url)
     changes.chatWebhook = s.slackWebhookUrl === null ? "removed" : "set";
   for (const setting of CHANNEL_SETTINGS) {
-    const after = s.channels?.[setting.column];
-    const change = after === undefined ? undefined : setting.audit(before[setting.column], after);
+    const after = s.channels?.[setting.key];
+    const change =
+      after === undefined ? undefined : setting.audit(before.channels[setting.key] ?? null, after);
     if (change !== undefined) changes[setting.auditKey] = change;
   }
   if (s.alertEmails !== undefined) {
     const after = (s.alertEmails ?? []).join(",");
-    if (after !== splitAlertEmails(before.alert_emails).join(","))
+    if (after !== splitAlertEmails(before.channels.alert_emails ?? null).join(","))
       changes.alertEmails = { count: (s.alertEmails ?? []).length };
   }
   return changes;
@@ -76,7 +77,7 @@ export async function applyAlertSettingsChange(
     trx,
     accountId,
     { slackWebhookUrl, alertEmails, channels: channelValues },
-    options,
+    { ...options, key: context.config.storeSync.tokenKey },
   );
   const event = change.details.get("alert_settings.changed");
   const channels = channelChanges(before, input.settings);
@@ -93,7 +94,7 @@ export async function changeAlertSettings(
 ): Promise<boolean> {
   const context = { now: deps.clock.now(), config: deps.config };
   return deps.db.kysely.transaction().execute(async (trx) => {
-    const before = await readAlertSettings(trx, input.accountId);
+    const before = await readAlertSettings(trx, input.accountId, deps.config.storeSync.tokenKey);
     if (!before) return false;
     await applyAlertSettingsChange(trx, { ...input, before }, context, options);
     return true;

@@ -1,6 +1,6 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { Deps } from "../../deps.js";
 import { splitAlertEmails } from "../alerts/alert-settings.js";
+import { readChannelValues } from "../alerts/channels/channel-registry.js";
 import { maskWebhookUrl } from "../alerts/webhook-url.js";
 import type { AccountSettingValues } from "./settings/account-settings.js";
 import {
@@ -21,18 +21,17 @@ export interface AccountView extends AccountSettingValues {
   closedAt: string | null;
 }
 
+/** `deps.config` holds the key that opens a sealed webhook URL (STORE_TOKEN_KEY). */
 export async function getAccount(
-  db: Kysely<Database>,
+  deps: Pick<Deps, "db" | "config">,
   accountId: string,
 ): Promise<AccountView | null> {
-  const row = await db
+  const row = await deps.db.kysely
     .selectFrom("accounts")
     .innerJoin("stores", "stores.account_id", "accounts.id")
     .select([
       "accounts.id",
       "accounts.name",
-      "accounts.slack_webhook_url",
-      "accounts.alert_emails",
       "accounts.closed_at",
       "stores.id as store_id",
       ...QUALIFIED_SETTING_COLUMNS,
@@ -43,13 +42,19 @@ export async function getAccount(
     .orderBy("stores.created_at")
     .executeTakeFirst();
   if (!row) return null;
+  const channels = await readChannelValues(
+    deps.db.kysely,
+    accountId,
+    deps.config.storeSync.tokenKey,
+  );
+  const webhook = channels.slack_webhook_url ?? null;
   return {
     accountId: row.id,
     name: row.name,
     ...settingsOf(row as SettingsRow),
     storeId: row.store_id,
-    slackWebhook: row.slack_webhook_url === null ? null : maskWebhookUrl(row.slack_webhook_url),
-    alertEmails: splitAlertEmails(row.alert_emails),
+    slackWebhook: webhook === null ? null : maskWebhookUrl(webhook),
+    alertEmails: splitAlertEmails(channels.alert_emails ?? null),
     closedAt: row.closed_at === null ? null : new Date(row.closed_at).toISOString(),
   };
 }

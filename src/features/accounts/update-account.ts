@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { ChannelValues } from "../alerts/channels/alert-channel.js";
+import { writeChannelValues } from "../alerts/channels/channel-registry.js";
+import type { SettingsKey } from "../alerts/channels/channel-settings-store.js";
 import type { AccountSettingValues } from "./settings/account-settings.js";
 import { storedSettings } from "./settings/read-account-settings.js";
 
@@ -22,12 +24,13 @@ export type AccountSettings = Partial<AccountSettingValues> & AlertChannelSettin
  * settings/change-account-settings.ts); returns false when the account does not exist. Alert
  * addresses set here are trusted (the operator's CLI): any confirmation they awaited is dropped.
  * The dashboard passes `trustEmails: false` and records which addresses await confirmation itself.
+ * `key` (STORE_TOKEN_KEY) seals secret channel settings; without it they are stored as given.
  */
 export async function updateAccount(
   db: Kysely<Database>,
   accountId: string,
   settings: AccountSettings,
-  options: { trustEmails?: boolean } = {},
+  options: { trustEmails?: boolean; key?: SettingsKey } = {},
 ): Promise<boolean> {
   const exists = await db
     .selectFrom("accounts")
@@ -43,14 +46,15 @@ export async function updateAccount(
       : fromChannels !== undefined
         ? (fromChannels ?? "").split(",").filter((e) => e !== "")
         : undefined;
-  const changes = {
+  const channelChanges: ChannelValues = {
     ...channels,
-    ...storedSettings(values),
     ...(slackWebhookUrl === undefined ? {} : { slack_webhook_url: slackWebhookUrl }),
     ...(alertEmails === undefined
       ? {}
       : { alert_emails: alertEmails.length === 0 ? null : alertEmails.join(",") }),
   };
+  await writeChannelValues(db, accountId, channelChanges, options.key ?? null);
+  const changes = storedSettings(values);
   if (Object.keys(changes).length > 0) {
     await db.updateTable("accounts").set(changes).where("id", "=", accountId).execute();
   }

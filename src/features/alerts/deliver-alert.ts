@@ -19,15 +19,12 @@ import type { JobContext, JobOutcome } from "../../jobs/task.js";
 import type { MetricsDeps } from "../metrics/metrics.js";
 import { ALERT_BACKOFF, ALERT_RETRY_WINDOW_MS } from "./alert-job.js";
 import { channelDelivered, channelFailed } from "./channel-outages.js";
-import type { ChannelColumn } from "./channels/channel-values.js";
 import type { DeliveryResult } from "./delivery-result.js";
 import { type LoadedAlert, loadAlert } from "./load-alert.js";
 import { recordDeliveryAttempt } from "./record-delivery-attempt.js";
 
 export interface ChannelDriver {
   channel: AlertChannel;
-  /** The `accounts` columns it reads at send time (`alert.settings`). */
-  columns: readonly ChannelColumn[];
   /** Where the alert goes now (masked for a webhook), or null if the channel was removed. */
   target(alert: LoadedAlert): string | null;
   send(alert: LoadedAlert, deps: Deps & MetricsDeps, signal: AbortSignal): Promise<DeliveryResult>;
@@ -47,7 +44,12 @@ export async function deliverAlert(
   alertId: string,
   ctx: JobContext,
 ): Promise<JobOutcome> {
-  const alert = await loadAlert(deps.db.kysely, alertId, deps.config.publicBaseUrl, driver.columns);
+  const alert = await loadAlert(
+    deps.db.kysely,
+    alertId,
+    deps.config.publicBaseUrl,
+    deps.config.storeSync.tokenKey,
+  );
   if (alert === null) return { kind: "fail", error: `alert ${alertId} does not exist` };
   if (alert.channel !== driver.channel)
     return { kind: "fail", error: `alert ${alertId} is a ${alert.channel} alert` };

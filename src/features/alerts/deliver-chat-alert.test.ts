@@ -16,6 +16,7 @@ import { updateAccount } from "../accounts/update-account.js";
 import { type AlertDelivery, createAlertDelivery } from "./alert-deps.js";
 import { ALERT_RETRY_WINDOW_MS } from "./alert-job.js";
 import type { ChatMessage } from "./build-chat-message.js";
+import { writeChannelValues } from "./channels/channel-registry.js";
 import { deliverChatAlert } from "./channels/chat/chat-channel.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
@@ -196,11 +197,7 @@ for (const engine of ENGINES) {
 
     it("fails when the webhook was removed after the alert was queued", async () => {
       const { vip, alertId, list } = await queuedAlert();
-      await deps.db.kysely
-        .updateTable("accounts")
-        .set({ slack_webhook_url: null })
-        .where("id", "=", vip.accountId)
-        .execute();
+      await writeChannelValues(deps.db.kysely, vip.accountId, { slack_webhook_url: null }, null);
       expect(await runAlertJob(deps, deliverChatAlert(delivery), alertId)).toMatchObject({
         kind: "fail",
       });

@@ -8,7 +8,6 @@
  * The caller decides who is a VIP; this function alerts whoever it is given.
  */
 import type { Kysely, Transaction } from "kysely";
-import { preparedQuery } from "../../db/prepared-query.js";
 import type { AlertChannel, Database } from "../../db/schema.js";
 import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import type { EventHandler } from "../../jobs/event-handlers.js";
@@ -16,7 +15,8 @@ import { newId } from "../../lib/ids.js";
 import type { VipFound } from "../enrichment/enrichment-deps.js";
 import { newVerdictSecret } from "../verdicts/verdict-links.js";
 import { ALERT_MAX_ATTEMPTS, alertJobKey } from "./alert-job.js";
-import { CHANNEL_COLUMNS, CHANNELS, channelNamed } from "./channels/channel-registry.js";
+import { CHANNELS, channelNamed, readChannelValues } from "./channels/channel-registry.js";
+import type { SettingsKey } from "./channels/channel-settings-store.js";
 
 export { ALERT_MAX_ATTEMPTS, alertJobKey };
 export const DELIVER_CHAT_ALERT_TASK = channelNamed("chat").task.task;
@@ -32,6 +32,8 @@ export interface VipAlertInput {
 export interface EnqueueAlertOptions {
   /** The request that led here (the enrichment job's): the alert's log lines carry it. */
   requestId?: string | null;
+  /** STORE_TOKEN_KEY: opens a sealed webhook URL, whose masked form is the alert's target. */
+  key?: SettingsKey;
 }
 
 export interface QueuedAlert {
@@ -45,8 +47,12 @@ export async function enqueueVipAlerts(
   now: number,
   options: EnqueueAlertOptions = {},
 ): Promise<QueuedAlert[]> {
-  const account = await findChannels.executeTakeFirst(trx, { id: vip.accountId });
-  if (!account) return [];
+  // A secret this process cannot open (STORE_TOKEN_KEY missing or another one) turns its channel
+  // off here rather than failing the enrichment that found the VIP; the Alerts page and
+  // `velvet account set` name the key.
+  const account = await readChannelValues(trx, vip.accountId, options.key ?? null, {
+    unreadable: "omit",
+  });
   const queued: QueuedAlert[] = [];
   for (const definition of CHANNELS) {
     const channel: AlertChannel = definition.name;
@@ -94,17 +100,14 @@ export async function enqueueVipAlerts(
   return queued;
 }
 
-/** Prepared once (db/prepared-query.ts): it runs for every VIP. */
-const findChannels = preparedQuery(["id"], (db, v: { id: string }) =>
-  db.selectFrom("accounts").select(CHANNEL_COLUMNS).where("id", "=", v.id),
-);
-
 /**
  * The alerts' handler for "VIP found" (registered in main.ts): a live VIP is announced on every
  * channel; a historical one (an import, a store backfill) is not, because people act on an alert
  * and a VIP of last year needs no action today.
  */
-export const alertOnVip: EventHandler<VipFound> = async (trx, vip, now) => {
-  if (vip.historical) return;
-  await enqueueVipAlerts(trx, vip, now, { requestId: vip.requestId });
-};
+export function alertOnVip(key: SettingsKey): EventHandler<VipFound> {
+  return async (trx, vip, now) => {
+    if (vip.historical) return;
+    await enqueueVipAlerts(trx, vip, now, { requestId: vip.requestId, key });
+  };
+}

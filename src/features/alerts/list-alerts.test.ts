@@ -5,6 +5,7 @@ import { seedVip } from "../../../test/support/alert-fixtures.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { startTestDeps, type TestDeps } from "../../../test/support/test-deps.js";
 import type { AppDeps } from "../../app-deps.js";
+import { writeChannelValues } from "./channels/channel-registry.js";
 import { enqueueVipAlerts } from "./enqueue-vip-alerts.js";
 import { listAlerts } from "./list-alerts.js";
 import { recordDeliveryAttempt } from "./record-delivery-attempt.js";
@@ -31,11 +32,12 @@ for (const engine of ENGINES) {
       // The chat alert first (no e-mail yet), then, a minute later, the e-mail one (the webhook
       // removed, an address added).
       const [chat] = await db.transaction().execute((trx) => enqueueVipAlerts(trx, vip, T0));
-      await db
-        .updateTable("accounts")
-        .set({ slack_webhook_url: null, alert_emails: "team@acme.com" })
-        .where("id", "=", vip.accountId)
-        .execute();
+      await writeChannelValues(
+        db,
+        vip.accountId,
+        { slack_webhook_url: null, alert_emails: "team@acme.com" },
+        null,
+      );
       const [email] = await db
         .transaction()
         .execute((trx) => enqueueVipAlerts(trx, vip, T0 + 60_000));

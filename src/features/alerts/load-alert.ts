@@ -11,7 +11,8 @@ import { readTiers, tierOf } from "../customers/tiers.js";
 import { type VerdictLinks, verdictLinks } from "../verdicts/verdict-links.js";
 import { alertEmailStates } from "./alert-email-states.js";
 import { splitAlertEmails } from "./alert-settings.js";
-import type { ChannelColumn, ChannelValues } from "./channels/channel-values.js";
+import { readChannelValues, type SettingsKey } from "./channels/channel-settings-store.js";
+import type { ChannelValues } from "./channels/channel-values.js";
 import { type AlertReason, explainScore, type MoreReasons } from "./top-reasons.js";
 
 export interface AlertContent {
@@ -49,7 +50,7 @@ export interface LoadedAlert {
   status: AlertStatus;
   messageId: string;
   createdAt: number;
-  /** The account's current settings of the alert's channel (the columns the caller asked for). */
+  /** The account's current channel settings (secrets opened). */
   settings: ChannelValues;
   /** The account's confirmed alert addresses: the only ones an alert is sent to. */
   alertEmails: string[];
@@ -62,7 +63,7 @@ export async function loadAlert(
   db: Kysely<Database>,
   alertId: string,
   publicBaseUrl: string,
-  channelColumns: readonly ChannelColumn[] = [],
+  key: SettingsKey,
 ): Promise<LoadedAlert | null> {
   const row = await db
     .selectFrom("alerts")
@@ -80,7 +81,6 @@ export async function loadAlert(
       "alerts.created_at",
       "alerts.account_id",
       "alerts.verdict_secret",
-      "accounts.alert_emails",
       "accounts.tiers",
       "stores.name as store_name",
       "customers.id as customer_id",
@@ -95,12 +95,14 @@ export async function loadAlert(
       "enrichments.vip",
       "enrichments.vip_change_reason",
     ])
-    .select(channelColumns.map((c) => `accounts.${c}` as const))
     .where("alerts.id", "=", alertId)
     .executeTakeFirst();
   if (!row) return null;
-  const settings: ChannelValues = {};
-  for (const column of channelColumns) settings[column] = row[column] ?? null;
+  // Only the alert's own channel: another channel's secret this process cannot open is no
+  // reason to hold this alert.
+  const settings: ChannelValues = await readChannelValues(db, row.account_id, key, {
+    channel: row.channel,
+  });
   const order = await db
     .selectFrom("orders")
     .select(["order_number", "external_order_id", "total", "currency"])
@@ -111,7 +113,11 @@ export async function loadAlert(
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
-  const emails = await alertEmailStates(db, row.account_id, splitAlertEmails(row.alert_emails));
+  const emails = await alertEmailStates(
+    db,
+    row.account_id,
+    splitAlertEmails(settings.alert_emails ?? null),
+  );
   const name = `${row.first_name} ${row.last_name}`.trim();
   const address = [row.address_city, row.address_state, row.address_country]
     .filter((part): part is string => part !== null && part.trim() !== "")

@@ -16,6 +16,7 @@ import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { STORE_SYNC_ENV } from "../../../test/support/store-sync.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import { writeChannelValues } from "../alerts/channels/channel-registry.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { listAuditEvents } from "../audit/list-audit-events.js";
 import { addDestination } from "../destinations/add-destination.js";
@@ -72,11 +73,12 @@ for (const engine of ENGINES) {
         actor,
       });
       // A channel is set: a VIP among real customers would be alerted by e-mail.
-      await app.deps.db.kysely
-        .updateTable("accounts")
-        .set({ alert_emails: "vip-team@example.com" })
-        .where("id", "=", account.accountId)
-        .execute();
+      await writeChannelValues(
+        app.deps.db.kysely,
+        account.accountId,
+        { alert_emails: "vip-team@example.com" },
+        null,
+      );
       const res = await app.submit(account.apiKey, {
         email: "real@acme.com",
         firstName: "Real",

@@ -33,7 +33,7 @@ export async function addSampleData(
   deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
   input: { accountId: string; actor: AuditActor },
 ): Promise<SampleAdded> {
-  const account = await getAccount(deps.db.kysely, input.accountId);
+  const account = await getAccount(deps, input.accountId);
   if (!account || account.closedAt !== null)
     throw new AppError("not_found", `No open account ${input.accountId}`);
   const dir = mkdtempSync(join(tmpdir(), "velvet-sample-"));
@@ -85,10 +85,10 @@ export async function countSampleCustomers(
 
 /** What removing the sample data would erase: the sample store's customers and orders. */
 export async function previewSampleRemoval(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "config">,
   accountId: string,
 ): Promise<{ customers: number; orders: number }> {
-  const account = await getAccount(deps.db.kysely, accountId);
+  const account = await getAccount(deps, accountId);
   if (!account) throw new AppError("not_found", `No account ${accountId}`);
   const store = await findSampleStore(deps.db.kysely, accountId);
   if (store === null) return { customers: 0, orders: 0 };

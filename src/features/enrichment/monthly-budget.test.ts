@@ -149,9 +149,7 @@ for (const engine of ENGINES) {
       expect(after.providerCostUsd).toBe("6.80");
 
       await velvet("account", "set", "--account", account.accountId, "--monthly-budget", "");
-      expect(
-        (await getAccount(app.deps.db.kysely, account.accountId))?.monthlyBudgetUsd,
-      ).toBeNull();
+      expect((await getAccount(app.deps, account.accountId))?.monthlyBudgetUsd).toBeNull();
     });
   });
 }

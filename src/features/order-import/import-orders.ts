@@ -84,7 +84,7 @@ export async function importOrders(
   deps: Pick<Deps, "db" | "clock" | "config" | "jobs">,
   options: ImportOptions,
 ): Promise<ImportSummary> {
-  const account = await getAccount(deps.db.kysely, options.accountId);
+  const account = await getAccount(deps, options.accountId);
   if (account === null) throw new ImportError(`No account ${options.accountId}`);
   if (account.closedAt !== null) throw new ImportError(`Account ${options.accountId} is closed`);
   if (options.sampleStore !== undefined && options.sampleStore.accountId !== account.accountId)

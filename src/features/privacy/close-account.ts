@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { Deps } from "../../deps.js";
 import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import { taskType } from "../../jobs/task.js";
-import { closeAccountChannels, NO_CHANNEL_SETTINGS } from "../alerts/channels/channel-registry.js";
+import { clearChannelValues } from "../alerts/channels/channel-registry.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
 import { deleteAccountConnections } from "../store-sync/delete-connections.js";
@@ -68,14 +68,14 @@ export async function closeAccount(
     await trx.deleteFrom("users").where("account_id", "=", input.accountId).execute();
     // Every channel's settings and what else it keeps (alert addresses awaiting confirmation),
     // and the channels' outage records (their last error may name an address).
-    await closeAccountChannels(trx, input.accountId);
+    await clearChannelValues(trx, input.accountId);
     await trx
       .deleteFrom("alert_channel_outages")
       .where("account_id", "=", input.accountId)
       .execute();
     await trx
       .updateTable("accounts")
-      .set({ ...NO_CHANNEL_SETTINGS, closed_at: now })
+      .set({ closed_at: now })
       .where("id", "=", input.accountId)
       .execute();
     const customers = await trx

@@ -174,7 +174,7 @@ export async function checkConnectInput(
     platform === "shopify"
       ? normalizeShop(input.shop, allowPrivate)
       : normalizeSiteUrl(input.shop, allowPrivate);
-  const account = await getAccount(deps.db.kysely, input.accountId);
+  const account = await getAccount(deps, input.accountId);
   if (account === null || account.closedAt !== null) {
     throw new AppError("not_found", `No account ${input.accountId}`);
   }

@@ -182,11 +182,13 @@ for (const engine of ENGINES) {
         app.deps.db.kysely,
         emailAlert.id,
         app.deps.config.publicBaseUrl,
+        app.deps.config.storeSync.tokenKey,
       );
       const twice = await loadAlert(
         app.deps.db.kysely,
         emailAlert.id,
         app.deps.config.publicBaseUrl,
+        app.deps.config.storeSync.tokenKey,
       );
       if (!again || !twice) throw new Error("alert missing");
       expect(buildAlertEmail(again.content, envelope)).toEqual(
@@ -324,7 +326,12 @@ for (const engine of ENGINES) {
         .where("id", "=", alertId)
         .execute();
       expect((await new HttpBrowser(app.url).get(emailLinks.wrong)).status).toBe(400);
-      const old = await loadAlert(app.deps.db.kysely, alertId, app.deps.config.publicBaseUrl);
+      const old = await loadAlert(
+        app.deps.db.kysely,
+        alertId,
+        app.deps.config.publicBaseUrl,
+        app.deps.config.storeSync.tokenKey,
+      );
       if (!old) throw new Error("alert missing");
       expect(old.content.verdictLinks).toBeNull();
       const oldMail = buildAlertEmail(old.content, {

@@ -8,7 +8,8 @@
  * - target: where an alert goes, as stored on the alert and shown in the log (masked when the
  *   setting is a secret); null when the account has not set the channel up.
  * - setting: one value a person types for the channel (a webhook URL, an address list), stored
- *   in its own `accounts` column; "" clears it.
+ *   as data in `channel_settings` (channel-settings-store.ts), sealed when it is a secret; ""
+ *   clears it.
  * - driver: how one alert is sent (deliver-alert.ts runs it: attempts, retries, the log).
  */
 import type { Kysely, Transaction } from "kysely";
@@ -19,15 +20,19 @@ import type { MetricsDeps } from "../../metrics/metrics.js";
 import type { AlertDelivery } from "../alert-deps.js";
 import type { AlertJobPayload, AlertJobPayloadSchema } from "../alert-job.js";
 import type { WebhookPolicy } from "../webhook-url.js";
-import type { ChannelColumn, ChannelValues } from "./channel-values.js";
+import type { ChannelValues } from "./channel-values.js";
 
-export type { ChannelColumn, ChannelValues };
+export type { ChannelValues };
 
 export type SettingCheck = { ok: true; stored: string | null } | { ok: false; reason: string };
 
 export interface ChannelSetting {
-  /** Where it is stored. */
-  column: ChannelColumn;
+  /**
+   * Its name among the channel's settings, unique across channels: the row of
+   * `channel_settings` that holds it (channel-settings-store.ts), the form field
+   * (`channel.<key>`) and the key of `ChannelValues`.
+   */
+  key: string;
   /** The CLI option's flags and help (`velvet account set`). */
   cli: { flags: string; help: string };
   /** The line `velvet account set` prints for it, before the value. */

@@ -70,9 +70,9 @@ const FAKES: Record<ChannelName, () => Promise<FakeOutside>> = {
 function storedValues(channel: AlertChannelDefinition, typed: Record<string, string>) {
   const values: ChannelValues = {};
   for (const setting of channel.settings) {
-    const checked = setting.check(typed[setting.column] ?? "", { allowPrivate: true });
+    const checked = setting.check(typed[setting.key] ?? "", { allowPrivate: true });
     if (!checked.ok) throw new Error(`${channel.name}: ${checked.reason}`);
-    values[setting.column] = checked.stored;
+    values[setting.key] = checked.stored;
   }
   return values;
 }
@@ -192,8 +192,8 @@ for (const engine of ENGINES) {
         });
 
         for (const setting of channel.settings.filter((s) => s.secret)) {
-          it(`never shows ${setting.column} whole: CLI, page, log, alert log or audit`, async () => {
-            const secret = storedValues(channel, fake().typed)[setting.column] as string;
+          it(`never shows ${setting.key} whole: CLI, page, log, alert log or audit`, async () => {
+            const secret = storedValues(channel, fake().typed)[setting.key] as string;
             const masked = setting.show(secret) as string;
             expect(masked).not.toContain(secret);
 
@@ -202,10 +202,14 @@ for (const engine of ENGINES) {
             });
             await changeAlertSettings(app.deps, {
               accountId,
-              settings: { channels: { [setting.column]: secret } },
+              settings: { channels: { [setting.key]: secret } },
               actor: userActor("owner@acme.com"),
             });
-            const cli = await describeChannelSettings(app.deps.db.kysely, accountId);
+            const cli = await describeChannelSettings(
+              app.deps.db.kysely,
+              accountId,
+              app.deps.config.storeSync.tokenKey,
+            );
             expect(cli).toContain(`${setting.cliLabel}: ${masked}`);
             expect(cli.join("\n")).not.toContain(secret);
             const { html } = await browser.page("/settings/alerts");

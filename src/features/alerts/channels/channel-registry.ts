@@ -2,16 +2,19 @@
  * Every alert channel, in one list: the order is the order alerts are queued in and channels
  * are listed in. A channel is registered here and nowhere else; what names channels is built
  * from this list (alert-channel.ts), and the compiler holds the list and the `alerts.channel`
- * column's type (db/schema.ts, AlertChannel) to the same names.
+ * column's type (db/schema.ts, AlertChannel: the names each channel's folder adds to
+ * AlertChannelNames) to the same names. Settings are stored through channel-settings-store.ts.
  */
 import type { Kysely, Transaction } from "kysely";
 import type { AlertChannel, Database } from "../../../db/schema.js";
-import type {
-  AlertChannelDefinition,
-  ChannelColumn,
-  ChannelSetting,
-  ChannelValues,
-} from "./alert-channel.js";
+import type { AlertChannelDefinition, ChannelSetting, ChannelValues } from "./alert-channel.js";
+import {
+  clearStoredValues,
+  readChannelValues,
+  type SettingPlace,
+  type SettingsKey,
+  writeStoredValues,
+} from "./channel-settings-store.js";
 import { chatChannel } from "./chat/chat-channel.js";
 import { emailChannel } from "./email/email-channel.js";
 
@@ -22,7 +25,7 @@ export const CHANNELS = [
 
 export type ChannelName = (typeof CHANNELS)[number]["name"];
 
-/** A compile error names the side that is missing a channel: the list or AlertChannel. */
+/** A compile error names the side that is missing a channel: the list or AlertChannelNames. */
 type Missing<A, B> = Exclude<A, B> extends never ? true : Exclude<A, B>;
 const everyStoredChannelRegistered: Missing<AlertChannel, ChannelName> = true;
 const everyRegisteredChannelStorable: Missing<ChannelName, AlertChannel> = true;
@@ -50,13 +53,14 @@ export const CHANNEL_SETTINGS: readonly ChannelSetting[] = CHANNELS.flatMap(
   (c): readonly ChannelSetting[] => c.settings,
 );
 
-/** The `accounts` columns that hold channel settings. */
-export const CHANNEL_COLUMNS: readonly ChannelColumn[] = CHANNEL_SETTINGS.map((s) => s.column);
-
-/** Every channel setting removed, as a closed account keeps them. */
-export const NO_CHANNEL_SETTINGS: ChannelValues = Object.fromEntries(
-  CHANNEL_COLUMNS.map((column) => [column, null]),
+/** Where each setting is stored: its channel, and whether it is sealed. */
+const PLACES: ReadonlyMap<string, SettingPlace> = new Map(
+  CHANNELS.flatMap((c) =>
+    c.settings.map((s): [string, SettingPlace] => [s.key, { channel: c.name, secret: s.secret }]),
+  ),
 );
+
+export { readChannelValues };
 
 /** Removes what each channel keeps about an account beyond its settings (account closing). */
 export async function closeAccountChannels(
@@ -67,16 +71,23 @@ export async function closeAccountChannels(
   for (const channel of channels) await channel.closeAccount?.(trx, accountId);
 }
 
-/** An account's stored channel settings; undefined when there is no such account. */
-export function readChannelValues(
-  db: Kysely<Database>,
+/** Stores the settings given (null: removed; secrets sealed when there is a key). */
+export function writeChannelValues(
+  db: Transaction<Database> | Kysely<Database>,
   accountId: string,
-): Promise<ChannelValues | undefined> {
-  return db
-    .selectFrom("accounts")
-    .select(CHANNEL_COLUMNS)
-    .where("id", "=", accountId)
-    .executeTakeFirst();
+  values: ChannelValues,
+  key: SettingsKey,
+): Promise<void> {
+  return writeStoredValues(db, PLACES, accountId, values, key);
+}
+
+/** Removes every channel setting of the account and what each channel keeps beside them. */
+export async function clearChannelValues(
+  trx: Transaction<Database> | Kysely<Database>,
+  accountId: string,
+): Promise<void> {
+  await clearStoredValues(trx, accountId);
+  await closeAccountChannels(trx, accountId);
 }
 
 /**
@@ -86,11 +97,12 @@ export function readChannelValues(
 export async function describeChannelSettings(
   db: Kysely<Database>,
   accountId: string,
+  key: SettingsKey,
 ): Promise<string[]> {
-  const values = (await readChannelValues(db, accountId)) ?? {};
+  const values = await readChannelValues(db, accountId, key);
   const lines: string[] = [];
   for (const setting of CHANNEL_SETTINGS) {
-    const stored = values[setting.column] ?? null;
+    const stored = values[setting.key] ?? null;
     const shown = setting.describe
       ? await setting.describe(db, accountId, stored)
       : setting.show(stored);
@@ -99,7 +111,7 @@ export async function describeChannelSettings(
   return lines;
 }
 
-/** Which channels an account has set up (stored settings, by column). */
+/** Which channels an account has set up (stored settings, by key). */
 export function configuredChannels(values: ChannelValues): Record<ChannelName, boolean> {
   return Object.fromEntries(CHANNELS.map((c) => [c.name, c.target(values) !== null])) as Record<
     ChannelName,

@@ -48,12 +48,12 @@ export function readAlertSettingsForm(
   else errors.emails = `${capitalise(emails.errors.join("; "))}.`;
   const channels: ChannelValues = {};
   for (const setting of CHANNEL_SETTINGS) {
-    const name = `channel.${setting.column}` as const;
+    const name = `channel.${setting.key}` as const;
     const typed = v.channels?.[name];
     // A secret is never shown back: its blank field keeps the saved value.
     if (typed === undefined || (setting.secret && typed.trim() === "")) continue;
     const checked = setting.check(typed, policy);
-    if (checked.ok) channels[setting.column] = checked.stored;
+    if (checked.ok) channels[setting.key] = checked.stored;
     else errors[name] = `${capitalise(checked.reason)}.`;
   }
   if (Object.keys(channels).length > 0) settings.channels = channels;

@@ -6,6 +6,7 @@ import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
 import { loadConfig } from "../../../config.js";
 import { createAlertDelivery } from "../../alerts/alert-deps.js";
+import { readChannelValues } from "../../alerts/channels/channel-registry.js";
 
 async function save(browser: HttpBrowser, fields: Record<string, string>) {
   return browser.submit("/settings/alerts", "/settings/alerts", {
@@ -35,11 +36,21 @@ for (const engine of ENGINES) {
     async function account(browser: HttpBrowser) {
       const { html } = await browser.page("/settings/alerts");
       const name = /<span class="who">([^·<]+) ·/.exec(html)?.[1]?.trim() ?? "";
-      return app.deps.db.kysely
+      const row = await app.deps.db.kysely
         .selectFrom("accounts")
         .selectAll()
         .where("name", "=", name)
         .executeTakeFirstOrThrow();
+      const channels = await readChannelValues(
+        app.deps.db.kysely,
+        row.id,
+        app.deps.config.storeSync.tokenKey,
+      );
+      return {
+        ...row,
+        slack_webhook_url: channels.slack_webhook_url ?? null,
+        alert_emails: channels.alert_emails ?? null,
+      };
     }
 
     it("saves the threshold, the webhook and the addresses, and shows the webhook only masked", async () => {

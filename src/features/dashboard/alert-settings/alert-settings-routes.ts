@@ -12,7 +12,7 @@ import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { mailConfirmation, renewConfirmation } from "../../alerts/alert-email-confirmation.js";
 import { alertEmailStates } from "../../alerts/alert-email-states.js";
 import { splitAlertEmails } from "../../alerts/alert-settings.js";
-import { CHANNEL_COLUMNS } from "../../alerts/channels/channel-registry.js";
+import { readChannelValues } from "../../alerts/channels/channel-registry.js";
 import { maskWebhookUrl } from "../../alerts/webhook-url.js";
 import { userActor } from "../../audit/audit-actor.js";
 import { configuredProviderNames } from "../../enrichment/providers/create-providers.js";
@@ -82,11 +82,22 @@ function noticeFor(key: string): Notice | null {
 }
 
 async function loadSettings(deps: Deps & AlertsDeps, accountId: string) {
-  return deps.db.kysely
+  const row = await deps.db.kysely
     .selectFrom("accounts")
-    .select([...CHANNEL_COLUMNS, ...SETTING_COLUMNS])
+    .select(SETTING_COLUMNS)
     .where("id", "=", accountId)
     .executeTakeFirstOrThrow();
+  const channels = await readChannelValues(
+    deps.db.kysely,
+    accountId,
+    deps.config.storeSync.tokenKey,
+  );
+  return {
+    ...row,
+    channels,
+    slack_webhook_url: channels.slack_webhook_url ?? null,
+    alert_emails: channels.alert_emails ?? null,
+  };
 }
 
 async function render(
@@ -125,7 +136,7 @@ async function render(
       errors: opts.errors ?? {},
       maskedWebhook:
         saved.slack_webhook_url === null ? null : maskWebhookUrl(saved.slack_webhook_url),
-      channelValues: saved,
+      channelValues: saved.channels,
       emailEnabled: deps.alerts.emailEnabled,
       savedEmails: emails.confirmed,
       awaiting: emails.awaiting,

@@ -32,8 +32,8 @@ export function channelFieldName(column: string): `channel.${string}` {
 export function declaredPanel(channel: AlertChannelDefinition): ChannelPanel {
   return (p) => {
     const fields = channel.settings.map((setting) => {
-      const name = channelFieldName(setting.column);
-      const shown = setting.show(p.channelValues[setting.column] ?? null);
+      const name = channelFieldName(setting.key);
+      const shown = setting.show(p.channelValues[setting.key] ?? null);
       const help = setting.secret
         ? `${setting.cli.help}. Leave blank to keep the current value. It is a secret: it is shown masked once saved.`
         : setting.cli.help;

@@ -31,7 +31,7 @@ export async function saveAlertSettings(
 ): Promise<SavedAlertSettings> {
   const now = deps.clock.now();
   const pending = await deps.db.kysely.transaction().execute(async (trx) => {
-    const before = await readAlertSettings(trx, account.accountId);
+    const before = await readAlertSettings(trx, account.accountId, deps.config.storeSync.tokenKey);
     if (!before) throw new Error(`account ${account.accountId} does not exist`);
     const change = { accountId: account.accountId, before, settings, actor };
     await applyAlertSettingsChange(
@@ -42,7 +42,9 @@ export async function saveAlertSettings(
     );
     if (settings.alertEmails === undefined) return [];
     const list = settings.alertEmails ?? [];
-    const known = new Set(splitAlertEmails(before.alert_emails).map(normalizeEmail));
+    const known = new Set(
+      splitAlertEmails(before.channels.alert_emails ?? null).map(normalizeEmail),
+    );
     const added = list.filter((e) => !known.has(normalizeEmail(e)));
     return awaitConfirmation(trx, account.accountId, list, added, now);
   });

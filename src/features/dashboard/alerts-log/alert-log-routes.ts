@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AlertStatus } from "../../../db/schema.js";
 import type { Deps } from "../../../deps.js";
-import { CHANNEL_COLUMNS, configuredChannels } from "../../alerts/channels/channel-registry.js";
+import { configuredChannels, readChannelValues } from "../../alerts/channels/channel-registry.js";
 import { sendPage } from "../http/respond.js";
 import { sessionOf } from "../session/guards.js";
 import { memberPage } from "../session/role-guard.js";
@@ -22,16 +22,11 @@ export function registerAlertLogRoutes(app: FastifyInstance, deps: Deps): void {
         : null;
       const n = Number.parseInt(request.query.page ?? "", 10);
       const pageNo = Number.isFinite(n) && n >= 1 ? Math.min(n, 10_000) : 1;
-      const [{ rows, total }, account] = await Promise.all([
+      const [{ rows, total }, values] = await Promise.all([
         listAlertLog(deps.db.kysely, session.accountId, { status, page: pageNo }),
-        deps.db.kysely
-          .selectFrom("accounts")
-          .select(CHANNEL_COLUMNS)
-          .where("id", "=", session.accountId)
-          .executeTakeFirst(),
+        readChannelValues(deps.db.kysely, session.accountId, deps.config.storeSync.tokenKey),
       ]);
-      const channelsConfigured =
-        account !== undefined && Object.values(configuredChannels(account)).some(Boolean);
+      const channelsConfigured = Object.values(configuredChannels(values)).some(Boolean);
       return sendPage(
         reply,
         alertLogView({ session, rows, total, status, page: pageNo, channelsConfigured }),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpBrowser, signUpBrowser } from "../../../../test/browser/http-browser.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
+import { writeChannelValues } from "../../alerts/channels/channel-registry.js";
 import { enqueueVipAlerts } from "../../alerts/enqueue-vip-alerts.js";
 import { markAlertFailed } from "../../alerts/record-delivery-attempt.js";
 import { markEnrichmentFailed } from "../../enrichment/save-enrichment.js";
@@ -42,11 +43,12 @@ for (const engine of ENGINES) {
         .select("stores.account_id")
         .where("customers.id", "=", customerId)
         .executeTakeFirstOrThrow();
-      await app.deps.db.kysely
-        .updateTable("accounts")
-        .set({ slack_webhook_url: "https://hooks.example.com/services/T/B/secret1234" })
-        .where("id", "=", owner.account_id)
-        .execute();
+      await writeChannelValues(
+        app.deps.db.kysely,
+        owner.account_id,
+        { slack_webhook_url: "https://hooks.example.com/services/T/B/secret1234" },
+        app.deps.config.storeSync.tokenKey,
+      );
       const [alert] = await app.deps.db.kysely
         .transaction()
         .execute((trx) =>

@@ -19,7 +19,6 @@ const CHAT_ALERT_TASK = alertTaskType("deliver-chat-alert");
 export function chatDriver(delivery: AlertDelivery): ChannelDriver {
   return {
     channel: "chat",
-    columns: ["slack_webhook_url"],
     target: (alert) => {
       const url = alert.settings.slack_webhook_url;
       return url ? maskWebhookUrl(url) : null;
@@ -43,6 +42,13 @@ export function deliverChatAlert(
   );
 }
 
+/** The channel's name among those `alerts.channel` stores (db/schema.ts, AlertChannelNames). */
+declare module "../../../../db/schema.js" {
+  interface AlertChannelNames {
+    chat: true;
+  }
+}
+
 export const chatChannel = {
   name: "chat",
   label: "Team chat",
@@ -51,7 +57,7 @@ export const chatChannel = {
   task: CHAT_ALERT_TASK,
   settings: [
     {
-      column: "slack_webhook_url",
+      key: "slack_webhook_url",
       cli: {
         flags: "--slack-webhook <url>",
         help: 'Slack-compatible incoming-webhook URL ("" removes it)',

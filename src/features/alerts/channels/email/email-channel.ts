@@ -21,7 +21,6 @@ import { EMAIL_ALERT_TASK } from "./email-alert-task.js";
 export function emailDriver(delivery: AlertDelivery): ChannelDriver {
   return {
     channel: "email",
-    columns: [],
     target: (alert) => (alert.alertEmails.length > 0 ? alert.alertEmails.join(", ") : null),
     // Only confirmed addresses receive alerts; one still awaiting confirmation keeps the alert
     // waiting for as long as its link is valid.
@@ -64,6 +63,13 @@ export function deliverEmailAlert(
   );
 }
 
+/** The channel's name among those `alerts.channel` stores (db/schema.ts, AlertChannelNames). */
+declare module "../../../../db/schema.js" {
+  interface AlertChannelNames {
+    email: true;
+  }
+}
+
 export const emailChannel = {
   name: "email",
   label: "E-mail",
@@ -72,7 +78,7 @@ export const emailChannel = {
   task: EMAIL_ALERT_TASK,
   settings: [
     {
-      column: "alert_emails",
+      key: "alert_emails",
       cli: {
         flags: "--alert-email <a@x,b@y>",
         help: 'alert e-mail addresses, comma-separated ("" removes them)',
