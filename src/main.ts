@@ -232,7 +232,10 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
     // Who hears of an enrichment: enrichment raises the events without knowing the listeners.
     events: {
       customerEnriched: [deliver.onEnriched],
-      vipFound: [alertOnVip(config.storeSync.tokenKey), deliver.onVip],
+      vipFound: [
+        alertOnVip(config.storeSync.tokenKey, log.child({ component: "alerts" })),
+        deliver.onVip,
+      ],
       // A VIP a re-judge found under the line: machines are told, people are not alerted.
       vipLost: [deliver.onVipLost],
     },

@@ -34,6 +34,8 @@ export interface EnqueueAlertOptions {
   requestId?: string | null;
   /** STORE_TOKEN_KEY: opens a sealed webhook URL, whose masked form is the alert's target. */
   key?: SettingsKey;
+  /** Told of a channel left off because its sealed settings cannot be opened here. */
+  onChannelUnreadable?: (channel: string) => void;
 }
 
 export interface QueuedAlert {
@@ -52,6 +54,7 @@ export async function enqueueVipAlerts(
   // `velvet account set` name the key.
   const account = await readChannelValues(trx, vip.accountId, options.key ?? null, {
     unreadable: "omit",
+    onOmitted: (channel) => options.onChannelUnreadable?.(channel),
   });
   const queued: QueuedAlert[] = [];
   for (const definition of CHANNELS) {
@@ -105,9 +108,21 @@ export async function enqueueVipAlerts(
  * channel; a historical one (an import, a store backfill) is not, because people act on an alert
  * and a VIP of last year needs no action today.
  */
-export function alertOnVip(key: SettingsKey): EventHandler<VipFound> {
+export function alertOnVip(
+  key: SettingsKey,
+  log: { warn(details: object, message: string): void },
+): EventHandler<VipFound> {
   return async (trx, vip, now) => {
     if (vip.historical) return;
-    await enqueueVipAlerts(trx, vip, now, { requestId: vip.requestId, key });
+    await enqueueVipAlerts(trx, vip, now, {
+      requestId: vip.requestId,
+      key,
+      // Said every time: an alert nobody sends must not go unnoticed.
+      onChannelUnreadable: (channel) =>
+        log.warn(
+          { accountId: vip.accountId, customerId: vip.customerId, channel },
+          "VIP alert not queued on this channel: its settings are sealed and STORE_TOKEN_KEY is missing or another key",
+        ),
+    });
   };
 }

@@ -104,9 +104,14 @@ for (const engine of ENGINES) {
       expect(await readChannelValues(db.kysely, id, null, { channel: "email" })).toEqual({
         alert_emails: "team@acme.com",
       });
-      expect(await readChannelValues(db.kysely, id, null, { unreadable: "omit" })).toEqual({
-        alert_emails: "team@acme.com",
+      const omitted: string[] = [];
+      const readable = await readChannelValues(db.kysely, id, null, {
+        unreadable: "omit",
+        onOmitted: (channel, name) => omitted.push(`${channel}.${name}`),
       });
+      expect(readable).toEqual({ alert_emails: "team@acme.com" });
+      // The caller hears what was left out (the VIP alert handler logs it).
+      expect(omitted).toEqual(["chat.slack_webhook_url"]);
     });
 
     it("removes a setting written empty, leaves the others, and clears all at closing", async () => {

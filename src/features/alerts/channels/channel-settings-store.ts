@@ -101,7 +101,12 @@ export async function readChannelValues(
   db: Db,
   accountId: string,
   key: SettingsKey,
-  options: { channel?: string; unreadable?: "throw" | "omit" } = {},
+  options: {
+    channel?: string;
+    unreadable?: "throw" | "omit";
+    /** Told of each secret left out with `unreadable: "omit"`. */
+    onOmitted?: (channel: string, name: string) => void;
+  } = {},
 ): Promise<ChannelValues> {
   const rows =
     options.channel === undefined
@@ -114,6 +119,7 @@ export async function readChannelValues(
     } catch (error) {
       if (!(error instanceof ChannelSettingUnreadableError) || options.unreadable !== "omit")
         throw error;
+      options.onOmitted?.(row.channel, row.name);
     }
   }
   return values;
