@@ -9,7 +9,7 @@ import { csrfField, page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 import { settingPanels } from "../settings/setting-fields.js";
 import type { AlertSettingsField, AlertSettingsFormValues } from "./alert-settings-form.js";
-import { CHANNEL_PANELS } from "./channel-panels.js";
+import { channelPanel } from "./channel-panels.js";
 import { precisionPanel } from "./precision-panel.js";
 import type { ScoreDistribution } from "./score-distribution.js";
 import { scoreDistributionPanel } from "./score-distribution-view.js";
@@ -70,7 +70,7 @@ ${settingPanels("alerts", p.values.settings, p.errors, p.session.role)}
 ${p.precision === null ? "" : precisionPanel(p.precision, p.precisionHistory)}
 ${scoreDistributionPanel(p.distribution, p.session.vipThreshold)}
 ${CHANNELS.map(
-  (c) => html`${CHANNEL_PANELS[c.name](p)}
+  (c) => html`${channelPanel(c.name)(p)}
 `,
 )}<div class="actions"><button type="submit">Save alert settings</button></div>
 </form>

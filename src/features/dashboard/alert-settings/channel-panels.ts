@@ -2,8 +2,8 @@
  * Each alert channel's panel on Settings → Alerts. A channel's panel is `declaredPanel`, built
  * from its settings (alerts/channels/): one field per setting, a secret shown only masked and
  * kept when its field is left blank. Team chat and e-mail have panels of their own (a test
- * message, removing the webhook, SMTP and confirmation notes). `CHANNEL_PANELS` is a Record over
- * the registered channels: a channel without a panel is a compile error.
+ * message, removing the webhook, SMTP and confirmation notes); any other channel needs nothing
+ * here: `channelPanel` builds its panel from its declaration.
  */
 import { MAX_ALERT_EMAILS } from "../../alerts/alert-settings.js";
 import type { AlertChannelDefinition, ChannelValues } from "../../alerts/channels/alert-channel.js";
@@ -87,7 +87,13 @@ const emailPanel: ChannelPanel = (p) =>
   ${field({ name: "emails", label: "Send alerts to", textarea: true, value: p.values.emails, error: p.errors.emails, autocomplete: "off", help: `E-mail addresses, one per line or separated by commas (up to ${MAX_ALERT_EMAILS}). Each new address gets a link to confirm it first. Leave empty for no e-mail alerts.` })}
 </section>`;
 
-export const CHANNEL_PANELS: Record<ChannelName, ChannelPanel> = {
+/** The channels with a panel of their own; every other channel gets `declaredPanel`. */
+const OWN_PANELS: Partial<Record<ChannelName, ChannelPanel>> = {
   chat: chatPanel,
   email: emailPanel,
 };
+
+/** A channel's panel: its own, or the one its declared settings make. */
+export function channelPanel(name: ChannelName): ChannelPanel {
+  return OWN_PANELS[name] ?? declaredPanel(channelNamed(name));
+}

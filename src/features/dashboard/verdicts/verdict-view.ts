@@ -4,6 +4,7 @@
  * token. The pressed state is `aria-pressed`, so a screen reader hears which one holds.
  */
 import type { VerdictSource, VerdictValue } from "../../../db/schema.js";
+import { channelNamed } from "../../alerts/channels/channel-registry.js";
 import type { VerdictView } from "../../verdicts/list-verdicts.js";
 import { VERDICT_LABELS, VERDICTS } from "../../verdicts/verdict-links.js";
 import { timeTag } from "../html/format.js";
@@ -11,12 +12,13 @@ import { html, type SafeHtml } from "../html/html.js";
 import { csrfField } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
 
-const SOURCES: Record<VerdictSource, string> = {
-  dashboard: "in the dashboard",
-  email: "from the e-mail alert",
-  chat: "from the chat alert",
-  cli: "from the command line",
-};
+const SOURCES = { dashboard: "in the dashboard", cli: "from the command line" } as const;
+
+/** Where a verdict was given: the dashboard, the CLI, or a channel's alert ("from the chat alert"). */
+function sourceText(source: VerdictSource): string {
+  if (source === "dashboard" || source === "cli") return SOURCES[source];
+  return `from the ${channelNamed(source).shortLabel.toLowerCase()} alert`;
+}
 
 export function verdictPath(customerId: string): string {
   return `/customers/${customerId}/verdict`;
@@ -28,7 +30,7 @@ export function verdictSummary(v: VerdictView | undefined, session: DashboardSes
   const who =
     v.givenBy === null ? "" : v.givenBy === session.userEmail ? "by you " : `by ${v.givenBy} `;
   const cls = v.verdict === "right" ? "ok" : "bad";
-  return html`<span class="badge ${cls}">${VERDICT_LABELS[v.verdict]}</span> <span class="muted small">${who}${SOURCES[v.source]}, ${timeTag(v.givenAt)}</span>`;
+  return html`<span class="badge ${cls}">${VERDICT_LABELS[v.verdict]}</span> <span class="muted small">${who}${sourceText(v.source)}, ${timeTag(v.givenAt)}</span>`;
 }
 
 /** The two buttons; `back` is where the form returns (this page). */
