@@ -92,7 +92,9 @@ for (const engine of ENGINES) {
         const aLeft = await waiting(a.storeId);
         // Turn by turn: B's 100 went out alongside 100 of A's, not after A's whole backlog.
         expect(aLeft).toBeGreaterThan(A_ROWS / 4);
-        expect(tookMs).toBeLessThan(10_000);
+        // Seconds, not the minutes A's backlog takes; the bound holds on a loaded machine (a
+        // quiet one takes 2–5 s), the fairness itself is the line above.
+        expect(tookMs).toBeLessThan(30_000);
       });
     },
   );
