@@ -40,15 +40,14 @@ function changed(result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }): 
 
 /** `done`: the job is finished and its row goes. */
 export async function deleteJob(db: Db, lease: Lease): Promise<boolean> {
-  // A transaction of one statement: on SQLite it joins the group commit (db/sqlite-driver.ts)
-  // instead of forcing a commit of its own for every finished job.
-  const deleted = await db.kysely.transaction().execute((trx) =>
-    deleteHeldJob.execute(trx, {
-      id: lease.jobId,
-      locked_by: lease.workerId,
-      attempts: lease.attempts,
-    }),
-  );
+  const row = { id: lease.jobId, locked_by: lease.workerId, attempts: lease.attempts };
+  // SQLite: a transaction of one statement joins the group commit (db/sqlite-driver.ts) instead
+  // of forcing a commit of its own for every finished job. PostgreSQL: the statement alone, one
+  // round trip where BEGIN and COMMIT around it made three.
+  const deleted =
+    db.dialect === "sqlite"
+      ? await db.kysely.transaction().execute((trx) => deleteHeldJob.execute(trx, row))
+      : await deleteHeldJob.execute(db.kysely, row);
   return deleted.length > 0;
 }
 

@@ -11,8 +11,8 @@
  * A destination its receiver disabled (410 Gone) gets the row, failed with why, and no job:
  * the event is recorded, not sent, and can be sent again once the destination is enabled.
  */
-import type { Transaction } from "kysely";
-import type { Database, DestinationEvent } from "../../db/schema.js";
+import type { Selectable, Transaction } from "kysely";
+import type { Database, DestinationEvent, DestinationsTable } from "../../db/schema.js";
 import { JOB_PRIORITIES } from "../../jobs/claim-jobs.js";
 import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import type { EventHandler } from "../../jobs/event-handlers.js";
@@ -64,11 +64,7 @@ export async function enqueueDeliveries(
   e: EventToDeliver,
   now: number,
 ): Promise<number> {
-  const destinations = await trx
-    .selectFrom("destinations")
-    .select(["id", "kind", "events", "disabled_at", "disabled_reason"])
-    .where("account_id", "=", e.accountId)
-    .execute();
+  const destinations = await accountDestinations(trx, e.accountId);
   let queued = 0;
   let data: Record<string, unknown> | null = null;
   for (const d of destinations) {
@@ -129,6 +125,43 @@ export async function enqueueDeliveries(
     queued++;
   }
   return queued;
+}
+
+type DestinationRow = Pick<
+  Selectable<DestinationsTable>,
+  "id" | "kind" | "events" | "disabled_at" | "disabled_reason"
+>;
+
+/**
+ * The account's destinations, read once per transaction: an enrichment raises customer.enriched
+ * and, for a VIP, customer.vip in the one transaction that stores its result, and both would
+ * otherwise read the same rows (a round trip each on PostgreSQL). Nothing in such a transaction
+ * adds or changes a destination.
+ */
+const readInTransaction = new WeakMap<
+  Transaction<Database>,
+  Map<string, Promise<DestinationRow[]>>
+>();
+
+function accountDestinations(
+  trx: Transaction<Database>,
+  accountId: string,
+): Promise<DestinationRow[]> {
+  let byAccount = readInTransaction.get(trx);
+  if (byAccount === undefined) {
+    byAccount = new Map();
+    readInTransaction.set(trx, byAccount);
+  }
+  let rows = byAccount.get(accountId);
+  if (rows === undefined) {
+    rows = trx
+      .selectFrom("destinations")
+      .select(["id", "kind", "events", "disabled_at", "disabled_reason"])
+      .where("account_id", "=", accountId)
+      .execute();
+    byAccount.set(accountId, rows);
+  }
+  return rows;
 }
 
 /** The customer as events show them; `shopifyId` only when the store sync knows them. */
