@@ -118,17 +118,18 @@ export interface ProviderSpendTable {
   account_id: string;
   month: string;
   provider: string;
+  /** One of the provider's month rows an enrichment adds to (0–15); reads sum them. */
+  shard: Generated<number>;
   lookups: number;
   amount_micros: number;
   updated_at: number;
 }
 
-/** Per account and month: what paid lookups in flight reserved and what finished ones spent. */
+/** Per account and month: what paid lookups in flight reserved, and the budget notices sent. */
 export interface BudgetMonthsTable {
   account_id: string;
   month: string;
   reserved_micros: Generated<number>;
-  spent_micros: Generated<number>;
   notified_80: Generated<number>;
   notified_100: Generated<number>;
 }

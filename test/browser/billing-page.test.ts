@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../../src/features/accounts/create-account.js";
 import { hashPassword } from "../../src/features/accounts/password.js";
+import { monthOf } from "../../src/features/billing/get-usage.js";
+import { reserveBudget } from "../../src/features/billing/monthly-budget.js";
 import { recordProviderSpend } from "../../src/features/billing/provider-spend.js";
 import { sqliteEngine } from "../support/databases.js";
 import { startTestApp, type TestApp } from "../support/test-app.js";
@@ -79,12 +81,16 @@ describe.skipIf(!chromiumAvailable)("the Billing page in a browser", () => {
     const budgetPanel = page.getByRole("region", { name: "Monthly lookup budget" });
     expect(await budgetPanel.textContent()).toContain("$1.04 of $1.20 spent this month (86 %)");
 
-    // Past the budget: the banner is on every page until the budget changes.
+    // A lookup reserves the last $0.16 and spends it: the budget is reached, and the banner is
+    // on every page until the budget changes.
+    const held = await reserveBudget(app.deps.db.kysely, accountId, monthOf(now), "1.20", 160_000);
+    expect(held).not.toBeNull();
     await recordProviderSpend(
       app.deps.db.kysely,
       accountId,
-      [{ provider: "pdl", lookups: 1, unitPriceUsd: "0.28" }],
+      [{ provider: "fullcontact", lookups: 1, unitPriceUsd: "0.16" }],
       now,
+      held,
     );
     await page.goto(`${app.url}/`);
     expect(await page.locator("#budget-notice").textContent()).toContain(

@@ -12,6 +12,7 @@ import type { Database } from "../../db/schema.js";
 import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import { taskType } from "../../jobs/task.js";
 import { toMicros } from "../../lib/decimal.js";
+import { monthSpendMicros } from "./month-spend.js";
 
 export const BudgetNoticePayload = z.object({
   accountId: z.string().min(1),
@@ -23,14 +24,19 @@ export const NOTIFY_BUDGET = taskType("notify-budget", BudgetNoticePayload);
 type Level = 80 | 100;
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Prepared once: it runs after every enrichment that spent (provider-spend.ts). */
+/** Prepared once: it runs after every enrichment that spent under a budget (provider-spend.ts). */
 const readBudgetMonth = preparedQuery(
   ["account_id", "month"],
   (db, v: { account_id: string; month: string }) =>
     db
       .selectFrom("budget_months")
       .innerJoin("accounts", "accounts.id", "budget_months.account_id")
-      .select(["accounts.monthly_budget_usd", "spent_micros", "notified_80", "notified_100"])
+      .select([
+        "accounts.monthly_budget_usd",
+        monthSpendMicros(v.account_id, v.month).as("spent_micros"),
+        "notified_80",
+        "notified_100",
+      ])
       .where("budget_months.account_id", "=", v.account_id)
       .where("budget_months.month", "=", v.month),
 );

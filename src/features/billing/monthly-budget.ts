@@ -1,17 +1,18 @@
 /**
  * An account's monthly budget for paid provider lookups. Before an enrichment attempt asks the
  * paid providers, it reserves the most those lookups can cost; when their answers are stored it
- * settles (provider-spend.ts): the reservation is released and what was billed is spent. A reservation is one
- * conditional UPDATE (`spent + reserved + this ≤ budget`), so any number of workers on any number
- * of machines never reserve past the budget, on either engine: PostgreSQL re-checks the condition
- * on the row it locked, SQLite has one writer. A crash between reserving and settling leaves the
- * reservation held until the month ends: the budget errs towards spending less, never more.
+ * settles (provider-spend.ts): what was billed goes into the ledger and the reservation is
+ * released, in one transaction. A reservation is one conditional UPDATE of the account's month
+ * row (`spent + reserved + this ≤ budget`, spent: the ledger's sum, month-spend.ts), so any
+ * number of workers on any number of machines never reserve past the budget, on either engine:
+ * PostgreSQL re-checks the condition on the row it locked, SQLite has one writer. A crash
+ * between reserving and settling leaves the reservation held until the month ends: the budget
+ * errs towards spending less, never more.
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { fromMicros, toMicros } from "../../lib/decimal.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { monthSpendMicros } from "./month-spend.js";
 
 export interface Reservation {
   accountId: string;
@@ -19,9 +20,16 @@ export interface Reservation {
   micros: number;
 }
 
-/** Reserves `micros` of the month's budget; null when they do not fit (nothing is reserved). */
+/**
+ * Reserves `micros` of the month's budget; null when they do not fit (nothing is reserved).
+ * One conditional UPDATE of the month's row (made if missing). A reservation or settlement of
+ * the same month in flight holds that row: PostgreSQL waits for it, then checks the condition
+ * again on the row as committed, with the ledger's sum as the statement first read it. That sum
+ * misses what a settlement it waited for spent, but the settlement released a reservation at
+ * least as large, so the check never lets through what the whole truth would refuse.
+ */
 export async function reserveBudget(
-  db: Db,
+  db: Kysely<Database> | Transaction<Database>,
   accountId: string,
   month: string,
   budgetUsd: string,
@@ -39,7 +47,11 @@ export async function reserveBudget(
     .where("account_id", "=", accountId)
     .where("month", "=", month)
     .where((eb) =>
-      eb(eb(eb("spent_micros", "+", eb.ref("reserved_micros")), "+", micros), "<=", budget),
+      eb(
+        eb(eb(monthSpendMicros(accountId, month), "+", eb.ref("reserved_micros")), "+", micros),
+        "<=",
+        budget,
+      ),
     )
     .executeTakeFirst();
   return reserved.numUpdatedRows > 0n ? { accountId, month, micros } : null;
@@ -66,7 +78,11 @@ export async function getBudgetStatus(
         .onRef("budget_months.account_id", "=", "accounts.id")
         .on("budget_months.month", "=", month),
     )
-    .select(["accounts.monthly_budget_usd", "spent_micros", "reserved_micros"])
+    .select([
+      "accounts.monthly_budget_usd",
+      "reserved_micros",
+      monthSpendMicros(sql.ref<string>("accounts.id"), month).as("spent_micros"),
+    ])
     .where("accounts.id", "=", accountId)
     .executeTakeFirst();
   const budget = row?.monthly_budget_usd ?? null;

@@ -1,13 +1,14 @@
 /**
  * The provider spend ledger: what the enrichment providers billed for an account's lookups, per
- * calendar month (UTC) and provider. Each lookup is added at the price in force when it was made
- * (a price change never reprices the past), in micro-dollars, with one upsert per provider that
- * adds to the row: concurrent workers on any number of machines add up exactly. It holds no
- * customer and nothing about a person, so erasure leaves it as it is, like `usage_charges`.
+ * calendar month (UTC) and provider, in shards that reads add up. Each lookup is added at the
+ * price in force when it was made (a price change never reprices the past), in micro-dollars,
+ * with one upsert that adds to each provider's row: concurrent workers on any number of machines
+ * add up exactly. The month's rows are the month's spend (month-spend.ts). It holds no customer
+ * and nothing about a person, so erasure leaves it as it is, like `usage_charges`.
  */
-import type { Kysely, Transaction } from "kysely";
-import { preparedQuery } from "../../db/prepared-query.js";
-import type { Database, ProviderSpendTable } from "../../db/schema.js";
+import { type Kysely, sql, type Transaction } from "kysely";
+import { dialectOf, preparedQuery } from "../../db/prepared-query.js";
+import type { Database } from "../../db/schema.js";
 import { fromMicros, toMicros } from "../../lib/decimal.js";
 import { noticeBudgetUse } from "./budget-notices.js";
 import { monthOf } from "./get-usage.js";
@@ -32,41 +33,68 @@ export interface ProviderSpendSummary {
   providerCostUsd: string;
 }
 
-// Prepared once (db/prepared-query.ts): every enrichment runs these in the transaction that
-// stores its answers, and building them through Kysely each time cost more than running them.
+/**
+ * The ledger's rows per account, month and provider (migration 0031). Every enrichment of an
+ * account adds to its month's rows, and PostgreSQL keeps a row locked until the transaction that
+ * added to it commits: with one row, the account's enrichments would store one at a time. Each
+ * transaction takes the next shard, from a random start per process, so the few a process has
+ * in flight (at most its pool's connections) never wait for each other's rows.
+ */
+export const SPEND_SHARDS = 16;
+let lastShard = Math.floor(Math.random() * SPEND_SHARDS);
+
+function nextShard(): number {
+  lastShard = (lastShard + 1) % SPEND_SHARDS;
+  return lastShard;
+}
+
+// Prepared once (db/prepared-query.ts): every enrichment runs it, in the transaction that
+// stores its answers. One statement for all the providers an attempt billed (a JSON list of
+// rows), one round trip on PostgreSQL however many there were; each row adds to its provider's
+// shard for the month. SQLite needs the WHERE for its parser to read ON CONFLICT as the upsert's.
 const addProviderSpend = preparedQuery(
-  ["account_id", "month", "provider", "lookups", "amount_micros", "updated_at"],
-  (db, v: ProviderSpendTable) =>
-    db
-      .insertInto("provider_spend")
-      .values(v)
-      .onConflict((oc) =>
-        oc.columns(["account_id", "month", "provider"]).doUpdateSet((eb) => ({
-          lookups: eb("provider_spend.lookups", "+", eb.ref("excluded.lookups")),
-          amount_micros: eb("provider_spend.amount_micros", "+", eb.ref("excluded.amount_micros")),
-          updated_at: eb.ref("excluded.updated_at"),
-        })),
-      ),
+  ["account_id", "month", "shard", "rows", "updated_at"],
+  (
+    db,
+    v: { account_id: string; month: string; shard: number; rows: string; updated_at: number },
+  ) => {
+    const rows =
+      dialectOf(db) === "postgres"
+        ? sql`select r.provider, r.lookups, r.amount_micros
+            from json_to_recordset(cast(${v.rows} as json))
+              as r(provider text, lookups integer, amount_micros bigint)`
+        : sql`select json_extract(value, '$.provider') as provider,
+              json_extract(value, '$.lookups') as lookups,
+              json_extract(value, '$.amount_micros') as amount_micros
+            from json_each(${v.rows})`;
+    const statement = sql`insert into provider_spend
+        (account_id, month, provider, shard, lookups, amount_micros, updated_at)
+      select ${v.account_id}, ${v.month}, r.provider, ${v.shard}, r.lookups, r.amount_micros,
+        ${v.updated_at}
+      from (${rows}) as r where true
+      on conflict (account_id, month, provider, shard) do update set
+        lookups = provider_spend.lookups + excluded.lookups,
+        amount_micros = provider_spend.amount_micros + excluded.amount_micros,
+        updated_at = excluded.updated_at`;
+    return { compile: () => statement.compile(db) };
+  },
 );
 
-const addBudgetSpend = preparedQuery(
-  ["account_id", "month", "spent", "released"],
-  (db, v: { account_id: string; month: string; spent: number; released: number }) =>
+const releaseReservation = preparedQuery(
+  ["account_id", "month", "released"],
+  (db, v: { account_id: string; month: string; released: number }) =>
     db
-      .insertInto("budget_months")
-      .values({ account_id: v.account_id, month: v.month, spent_micros: v.spent })
-      .onConflict((oc) =>
-        oc.columns(["account_id", "month"]).doUpdateSet((eb) => ({
-          spent_micros: eb("budget_months.spent_micros", "+", v.spent),
-          reserved_micros: eb("budget_months.reserved_micros", "-", v.released),
-        })),
-      ),
+      .updateTable("budget_months")
+      .set((eb) => ({ reserved_micros: eb("reserved_micros", "-", v.released) }))
+      .where("account_id", "=", v.account_id)
+      .where("month", "=", v.month),
 );
 
 /**
- * Adds billed lookups to the account's ledger and to the month's budget, and releases the
- * attempt's reservation if it made one; call it in the transaction that stores the answers. The
- * month is the reservation's (a lookup reserved on the 31st at 23:59 is spent in that month).
+ * Adds billed lookups to the account's ledger and releases the attempt's reservation if it
+ * made one; call it in the transaction that stores the answers. The month is the reservation's
+ * (a lookup reserved on the 31st at 23:59 is spent in that month). An account without a budget
+ * writes the ledger alone: its rows are the month's spend (month-spend.ts).
  */
 export async function recordProviderSpend(
   db: Kysely<Database> | Transaction<Database>,
@@ -76,24 +104,29 @@ export async function recordProviderSpend(
   reservation: Reservation | null = null,
 ): Promise<void> {
   const month = reservation?.month ?? monthOf(now);
-  let total = 0;
-  for (const b of billed) {
-    if (b.lookups <= 0) continue;
-    const amount = Number(toMicros(b.unitPriceUsd) * BigInt(b.lookups));
-    total += amount;
+  const rows = billed
+    .filter((b) => b.lookups > 0)
+    .map((b) => ({
+      provider: b.provider,
+      lookups: b.lookups,
+      amount_micros: Number(toMicros(b.unitPriceUsd) * BigInt(b.lookups)),
+    }));
+  if (rows.length > 0) {
     await addProviderSpend.execute(db, {
       account_id: accountId,
       month,
-      provider: b.provider,
-      lookups: b.lookups,
-      amount_micros: amount,
+      shard: nextShard(),
+      rows: JSON.stringify(rows),
       updated_at: now,
     });
   }
-  const released = reservation?.micros ?? 0;
-  if (total === 0 && released === 0) return;
-  await addBudgetSpend.execute(db, { account_id: accountId, month, spent: total, released });
-  if (total > 0) await noticeBudgetUse(db, accountId, month, now);
+  if (reservation === null) return;
+  await releaseReservation.execute(db, {
+    account_id: accountId,
+    month,
+    released: reservation.micros,
+  });
+  if (rows.some((r) => r.amount_micros > 0)) await noticeBudgetUse(db, accountId, month, now);
 }
 
 /** The month's spend per provider (those that billed anything), by provider name. */
@@ -104,9 +137,14 @@ export async function getProviderSpend(
 ): Promise<ProviderSpendSummary> {
   const rows = await db
     .selectFrom("provider_spend")
-    .select(["provider", "lookups", "amount_micros"])
+    .select((eb) => [
+      "provider",
+      eb.fn.sum<number | string>("lookups").as("lookups"),
+      eb.fn.sum<number | string>("amount_micros").as("amount_micros"),
+    ])
     .where("account_id", "=", accountId)
     .where("month", "=", month)
+    .groupBy("provider")
     .orderBy("provider")
     .execute();
   let total = 0n;

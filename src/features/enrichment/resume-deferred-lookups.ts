@@ -12,6 +12,7 @@ import type { Deps } from "../../deps.js";
 import type { TaskDefinition } from "../../jobs/task.js";
 import { toMicros } from "../../lib/decimal.js";
 import { monthOf } from "../billing/get-usage.js";
+import { monthSpendMicros } from "../billing/month-spend.js";
 import { enqueueEnrichment } from "./enqueue-enrichment.js";
 
 /** Customers requeued per account and run; the next run takes the rest. */
@@ -57,7 +58,7 @@ async function budgetHasRoom(db: Kysely<Database>, accountId: string, month: str
     .select([
       "accounts.monthly_budget_usd",
       "accounts.closed_at",
-      "spent_micros",
+      monthSpendMicros(accountId, month).as("spent_micros"),
       "reserved_micros",
     ])
     .where("accounts.id", "=", accountId)
