@@ -205,9 +205,9 @@ async function enrichCustomer(
       await raise(deps.events.customerEnriched, trx, enriched, savedAt);
       if (enriched.vip) await raise(deps.events.vipFound, trx, { ...enriched, vip: true }, savedAt);
     }
-    // Last: the account's month rows of the spend ledger are written by every enrichment of the
-    // account, and on PostgreSQL each holds its row lock until the commit. Written last, the
-    // lock is held through the commit only, not through the events' statements as well.
+    // Last: the account's month rows of the spend ledger are shared by its enrichments (in
+    // shards, billing/provider-spend.ts), and on PostgreSQL a row stays locked until the
+    // commit. Written last, the lock is held through the commit only.
     await recordProviderSpend(trx, customer.account_id, billed, savedAt, plan.reservation);
   });
   // What the handlers enqueued was committed with the result: let the worker start it now.
