@@ -2,8 +2,9 @@
  * The account settings as declared: each one's rule for what a person types, its storage
  * (read back as written, a new account's default), and the one update path on both engines
  * (only what changed is written and audited, one event per audit action, `afterChange` in the
- * same transaction). The declarations' types are checked too: a value its column cannot hold
- * must say how it is stored.
+ * same transaction). The declarations' types are checked too: a value its column, or JSON for a
+ * setting without one, cannot hold must say how it is stored. A setting stored as data:
+ * data-settings.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ENGINES } from "../../../../test/support/databases.js";
@@ -80,6 +81,21 @@ describe("the declared settings", () => {
       read: (s: number) => [s],
       // @ts-expect-error: the audit trail cannot hold a list as it is; `show` is required.
       audit: { action: "alert_settings.changed", detail: "quiet" },
+    });
+    // Without a column: stored as JSON, which holds a list of numbers as it is.
+    defineSetting({ ...base, default: [1] });
+    const asSet = {
+      ...base,
+      parse: () => ({ ok: true as const, value: new Set([1]) }),
+      text: (v: Set<number>) => [...v].join(","),
+    };
+    // @ts-expect-error: JSON cannot hold a Set as it is; store and read are required.
+    defineSetting({ ...asSet, default: new Set([1]) });
+    defineSetting({
+      ...asSet,
+      default: new Set([1]),
+      store: (v: Set<number>) => [...v],
+      read: (s) => new Set(s as number[]),
     });
     expect(base.label).toBe("Quiet");
   });
