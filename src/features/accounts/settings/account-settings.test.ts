@@ -9,11 +9,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { startTestDeps, type TestDeps } from "../../../../test/support/test-deps.js";
+import { auditDetailsText } from "../../audit/audit-actions.js";
 import { cliActor } from "../../audit/audit-actor.js";
 import { monthOf } from "../../billing/get-usage.js";
 import { createAccount } from "../create-account.js";
 import { defineSetting } from "./account-setting.js";
-import { ACCOUNT_SETTINGS, SETTING_KEYS, settingOf } from "./account-settings.js";
+import {
+  ACCOUNT_SETTINGS,
+  SETTING_DETAIL_LABELS,
+  SETTING_KEYS,
+  settingOf,
+} from "./account-settings.js";
 import { changeAccountSettings } from "./change-account-settings.js";
 import { readAccountSettings } from "./read-account-settings.js";
 
@@ -52,6 +58,21 @@ describe("the declared settings", () => {
         value: setting.default,
       });
     }
+  });
+
+  it("names each audited detail in the audit trail by its setting's label", () => {
+    expect(SETTING_DETAIL_LABELS).toEqual({
+      threshold: "VIP threshold",
+      apiRateLimit: "API rate limit",
+      tiers: "Tiers",
+    });
+    // The audit trail's own names come first; a detail it does not know takes the label given.
+    expect(
+      auditDetailsText(
+        { threshold: { from: 70, to: 80 }, quiet: { from: "none", to: "22:00-07:00" } },
+        { ...SETTING_DETAIL_LABELS, quiet: "Quiet hours" },
+      ),
+    ).toBe("VIP threshold 70 → 80, Quiet hours none → 22:00-07:00");
   });
 
   it("makes a value its column cannot hold say how it is stored and read", () => {

@@ -47,3 +47,11 @@ export const SETTING_KEYS = Object.keys(ACCOUNT_SETTINGS) as AccountSettingKey[]
 export function settingOf(key: AccountSettingKey): AnySetting {
   return ACCOUNT_SETTINGS[key] as AnySetting;
 }
+
+/** How the audit trail names each setting's detail: by the setting's label. */
+export const SETTING_DETAIL_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  SETTING_KEYS.flatMap((key) => {
+    const { audit, label } = settingOf(key);
+    return audit && audit.detail !== undefined ? [[audit.detail, label]] : [];
+  }),
+);
