@@ -17,8 +17,9 @@ import { readAccountSettings } from "./read-account-settings.js";
 
 const HOURS = /^(\d\d:\d\d-\d\d:\d\d)?$/;
 
-const quietHours = defineSetting({
-  label: "Quiet hours",
+/** Its key is no product setting's, so the product's own reads cannot know it. */
+const testQuietSpan = defineSetting({
+  label: "Test quiet span",
   default: "",
   parse(text: string) {
     const v = text.trim();
@@ -26,12 +27,12 @@ const quietHours = defineSetting({
   },
   text: (value: string) => value,
   role: "admin",
-  audit: { action: "alert_settings.changed", detail: "quietHours" },
+  audit: { action: "alert_settings.changed", detail: "testQuietSpan" },
   form: null,
   cli: null,
 });
 
-const SETTINGS = { ...ACCOUNT_SETTINGS, quietHours };
+const SETTINGS = { ...ACCOUNT_SETTINGS, testQuietSpan };
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`a setting stored as data on ${engine.name}`, () => {
@@ -70,7 +71,7 @@ for (const engine of ENGINES) {
     it("reads its default while it has no row", async () => {
       expect(await readAccountSettings(t.deps.db.kysely, accountId, SETTINGS)).toMatchObject({
         vipThreshold: 70,
-        quietHours: "",
+        testQuietSpan: "",
       });
       expect(await rows()).toEqual([]);
     });
@@ -78,35 +79,35 @@ for (const engine of ENGINES) {
     it("is written, audited and read back through the one update path", async () => {
       const actor = cliActor("test");
       const start = t.deps.clock.now();
-      const change = (values: { quietHours?: string; vipThreshold?: number }) =>
+      const change = (values: { testQuietSpan?: string; vipThreshold?: number }) =>
         changeAccountSettings(t.deps, { accountId, values, actor }, SETTINGS);
-      expect(await change({ vipThreshold: 75, quietHours: "22:00-07:00" })).toEqual({
-        changed: ["vipThreshold", "quietHours"],
+      expect(await change({ vipThreshold: 75, testQuietSpan: "22:00-07:00" })).toEqual({
+        changed: ["vipThreshold", "testQuietSpan"],
       });
       expect(await readAccountSettings(t.deps.db.kysely, accountId, SETTINGS)).toMatchObject({
         vipThreshold: 75,
-        quietHours: "22:00-07:00",
+        testQuietSpan: "22:00-07:00",
       });
       // The product's own reads do not know it, and still read the column setting.
       expect(await readAccountSettings(t.deps.db.kysely, accountId)).not.toHaveProperty(
-        "quietHours",
+        "testQuietSpan",
       );
       const [row, ...more] = await rows();
       expect(more).toEqual([]);
-      expect(row).toMatchObject({ key: "quietHours", value: '"22:00-07:00"' });
+      expect(row).toMatchObject({ key: "testQuietSpan", value: '"22:00-07:00"' });
       expect(Number(row?.updated_at)).toBeGreaterThanOrEqual(start);
       expect(Number(row?.updated_at)).toBeLessThanOrEqual(t.deps.clock.now());
       // The same value again: nothing written, nothing recorded.
-      expect(await change({ quietHours: "22:00-07:00" })).toEqual({ changed: [] });
+      expect(await change({ testQuietSpan: "22:00-07:00" })).toEqual({ changed: [] });
       // Back to its default: a row that says so, so the change is told too.
-      expect(await change({ quietHours: "" })).toEqual({ changed: ["quietHours"] });
+      expect(await change({ testQuietSpan: "" })).toEqual({ changed: ["testQuietSpan"] });
       expect((await rows()).map((r) => r.value)).toEqual(['""']);
       const recorded = await events();
       expect(recorded).toHaveLength(2);
       expect(recorded).toEqual(
         expect.arrayContaining([
-          { threshold: { from: 70, to: 75 }, quietHours: { from: "", to: "22:00-07:00" } },
-          { quietHours: { from: "22:00-07:00", to: "" } },
+          { threshold: { from: 70, to: 75 }, testQuietSpan: { from: "", to: "22:00-07:00" } },
+          { testQuietSpan: { from: "22:00-07:00", to: "" } },
         ]),
       );
     });
@@ -114,7 +115,7 @@ for (const engine of ENGINES) {
     it("loses its row when the account is closed, like the alert channels' settings", async () => {
       await changeAccountSettings(
         t.deps,
-        { accountId, values: { quietHours: "23:00-06:00" }, actor: cliActor("test") },
+        { accountId, values: { testQuietSpan: "23:00-06:00" }, actor: cliActor("test") },
         SETTINGS,
       );
       expect(await rows()).toHaveLength(1);
