@@ -39,6 +39,7 @@ import * as m0028 from "./migrations/0028_shared_limits.js";
 import * as m0029 from "./migrations/0029_fair_queues.js";
 import * as m0030 from "./migrations/0030_channel_settings.js";
 import * as m0031 from "./migrations/0031_spend_ledger_shards.js";
+import * as m0032 from "./migrations/0032_account_settings.js";
 import { MIGRATION_LOCK_KEY } from "./postgres-dialect.js";
 import type { Database } from "./schema.js";
 
@@ -73,6 +74,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0029_fair_queues": m0029,
   "0030_channel_settings": m0030,
   "0031_spend_ledger_shards": m0031,
+  "0032_account_settings": m0032,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

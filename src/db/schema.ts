@@ -293,6 +293,19 @@ export interface ChannelSettingsTable {
   value: string;
 }
 
+/**
+ * An account setting stored as data (features/accounts/settings/setting-rows.ts): one row per
+ * account and setting written; no row: the setting's default.
+ */
+export interface AccountSettingsTable {
+  account_id: string;
+  /** The setting's key in ACCOUNT_SETTINGS. */
+  key: string;
+  /** The value as JSON text. */
+  value: string;
+  updated_at: number;
+}
+
 /** A merchant's latest verdict on a VIP: one per customer, latest wins. */
 export interface VipVerdictsTable {
   customer_id: string;
@@ -598,6 +611,7 @@ export interface Database {
   alerts: AlertsTable;
   vip_verdicts: VipVerdictsTable;
   channel_settings: ChannelSettingsTable;
+  account_settings: AccountSettingsTable;
   alert_attempts: AlertAttemptsTable;
   sessions: SessionsTable;
   auth_attempts: AuthAttemptsTable;

@@ -42,7 +42,7 @@ describe.skipIf(!chromiumAvailable)("verdict pages in a browser", () => {
     const { email, accountId, apiKey } = await signInNewAccount(app, { storeName: "Atelier" });
     await updateAccount(app.deps.db.kysely, accountId, {
       vipThreshold: 70,
-      slackWebhookUrl: chat.webhookUrl,
+      channels: { slack_webhook_url: chat.webhookUrl },
     });
     const res = await app.submit(apiKey, {
       email: "ada.lovelace@analytical.example",

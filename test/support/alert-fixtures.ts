@@ -62,8 +62,10 @@ export async function seedVip(deps: AppDeps, options: SeedVipOptions = {}): Prom
     now,
   );
   await updateAccount(db, account.accountId, {
-    slackWebhookUrl: options.webhookUrl ?? null,
-    alertEmails: options.alertEmails ?? null,
+    channels: {
+      slack_webhook_url: options.webhookUrl ?? null,
+      alert_emails: options.alertEmails?.join(",") || null,
+    },
   });
   const customerId = newId(now);
   const email = `jane-${tag}@acme.com`;

@@ -9,12 +9,11 @@ import type { Kysely, Transaction } from "kysely";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
-import { splitAlertEmails } from "../alerts/alert-settings.js";
 import { CHANNEL_SETTINGS, readChannelValues } from "../alerts/channels/channel-registry.js";
 import type { SettingsKey } from "../alerts/channels/channel-settings-store.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditDetails, writeSettingsChange } from "./settings/change-account-settings.js";
-import { SETTING_COLUMNS, type SettingsRow, settingsOf } from "./settings/read-account-settings.js";
+import { readAccountSettings } from "./settings/read-account-settings.js";
 import { type AccountSettings, updateAccount } from "./update-account.js";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -22,34 +21,23 @@ export type SettingsBefore = NonNullable<Awaited<ReturnType<typeof readAlertSett
 
 /** The settings and channels as they are, read in the transaction that changes them. */
 export async function readAlertSettings(db: Db, accountId: string, key: SettingsKey) {
-  const row = await db
-    .selectFrom("accounts")
-    .select(SETTING_COLUMNS)
-    .where("id", "=", accountId)
-    .executeTakeFirst();
-  if (!row) return undefined;
+  const settings = await readAccountSettings(db, accountId);
+  if (!settings) return undefined;
   const stored = await readChannelValues(db, accountId, key);
   const channels = Object.fromEntries(
     CHANNEL_SETTINGS.map((s) => [s.key, stored[s.key] ?? null]),
   ) as Record<string, string | null>;
-  return { channels, settings: settingsOf(row as SettingsRow) };
+  return { channels, settings };
 }
 
 /** What the channels' change tells the audit trail. */
 function channelChanges(before: SettingsBefore, s: AccountSettings): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
-  if (s.slackWebhookUrl !== undefined && s.slackWebhookUrl !== before.channels.slack_webhook_url)
-    changes.chatWebhook = s.slackWebhookUrl === null ? "removed" : "set";
   for (const setting of CHANNEL_SETTINGS) {
     const after = s.channels?.[setting.key];
     const change =
       after === undefined ? undefined : setting.audit(before.channels[setting.key] ?? null, after);
     if (change !== undefined) changes[setting.auditKey] = change;
-  }
-  if (s.alertEmails !== undefined) {
-    const after = (s.alertEmails ?? []).join(",");
-    if (after !== splitAlertEmails(before.channels.alert_emails ?? null).join(","))
-      changes.alertEmails = { count: (s.alertEmails ?? []).length };
   }
   return changes;
 }
@@ -66,7 +54,7 @@ export async function applyAlertSettingsChange(
   context: { now: number; config: Config },
   options: { trustEmails?: boolean } = {},
 ): Promise<void> {
-  const { slackWebhookUrl, alertEmails, channels: channelValues, ...values } = input.settings;
+  const { channels: channelValues, ...values } = input.settings;
   const { accountId, before } = input;
   const change = await writeSettingsChange(
     trx,
@@ -76,8 +64,8 @@ export async function applyAlertSettingsChange(
   await updateAccount(
     trx,
     accountId,
-    { slackWebhookUrl, alertEmails, channels: channelValues },
-    { ...options, key: context.config.storeSync.tokenKey },
+    { channels: channelValues },
+    { ...options, key: context.config.storeSync.tokenKey, now: context.now },
   );
   const event = change.details.get("alert_settings.changed");
   const channels = channelChanges(before, input.settings);

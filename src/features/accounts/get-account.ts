@@ -5,6 +5,7 @@ import { maskWebhookUrl } from "../alerts/webhook-url.js";
 import type { AccountSettingValues } from "./settings/account-settings.js";
 import {
   QUALIFIED_SETTING_COLUMNS,
+  readDataSettings,
   type SettingsRow,
   settingsOf,
 } from "./settings/read-account-settings.js";
@@ -48,10 +49,14 @@ export async function getAccount(
     deps.config.storeSync.tokenKey,
   );
   const webhook = channels.slack_webhook_url ?? null;
+  const settings: AccountSettingValues = settingsOf(
+    row as SettingsRow,
+    await readDataSettings(deps.db.kysely, accountId),
+  );
   return {
     accountId: row.id,
     name: row.name,
-    ...settingsOf(row as SettingsRow),
+    ...settings,
     storeId: row.store_id,
     slackWebhook: webhook === null ? null : maskWebhookUrl(webhook),
     alertEmails: splitAlertEmails(channels.alert_emails ?? null),

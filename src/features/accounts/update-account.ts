@@ -4,14 +4,10 @@ import type { ChannelValues } from "../alerts/channels/alert-channel.js";
 import { writeChannelValues } from "../alerts/channels/channel-registry.js";
 import type { SettingsKey } from "../alerts/channels/channel-settings-store.js";
 import type { AccountSettingValues } from "./settings/account-settings.js";
-import { storedSettings } from "./settings/read-account-settings.js";
+import { writeSettings } from "./settings/read-account-settings.js";
 
 /** Where alerts go: the alert channels, kept apart from the declared settings. */
 export interface AlertChannelSettings {
-  /** Already checked by `checkAlertSettings`; null removes the webhook. */
-  slackWebhookUrl?: string | null;
-  /** Already checked by `checkAlertSettings`; null or [] removes every address. */
-  alertEmails?: string[] | null;
   /** Any channel's settings as stored, each checked by its channel's `check`; null removes one. */
   channels?: ChannelValues;
 }
@@ -25,12 +21,13 @@ export type AccountSettings = Partial<AccountSettingValues> & AlertChannelSettin
  * addresses set here are trusted (the operator's CLI): any confirmation they awaited is dropped.
  * The dashboard passes `trustEmails: false` and records which addresses await confirmation itself.
  * `key` (STORE_TOKEN_KEY) seals secret channel settings; without it they are stored as given.
+ * `now` dates a setting stored as data (the audited path passes its clock's time).
  */
 export async function updateAccount(
   db: Kysely<Database>,
   accountId: string,
   settings: AccountSettings,
-  options: { trustEmails?: boolean; key?: SettingsKey } = {},
+  options: { trustEmails?: boolean; key?: SettingsKey; now?: number } = {},
 ): Promise<boolean> {
   const exists = await db
     .selectFrom("accounts")
@@ -38,27 +35,10 @@ export async function updateAccount(
     .where("id", "=", accountId)
     .executeTakeFirst();
   if (!exists) return false;
-  const { slackWebhookUrl, alertEmails: emails, channels, ...values } = settings;
-  const fromChannels = channels?.alert_emails;
-  const alertEmails =
-    emails !== undefined
-      ? (emails ?? [])
-      : fromChannels !== undefined
-        ? (fromChannels ?? "").split(",").filter((e) => e !== "")
-        : undefined;
-  const channelChanges: ChannelValues = {
-    ...channels,
-    ...(slackWebhookUrl === undefined ? {} : { slack_webhook_url: slackWebhookUrl }),
-    ...(alertEmails === undefined
-      ? {}
-      : { alert_emails: alertEmails.length === 0 ? null : alertEmails.join(",") }),
-  };
-  await writeChannelValues(db, accountId, channelChanges, options.key ?? null);
-  const changes = storedSettings(values);
-  if (Object.keys(changes).length > 0) {
-    await db.updateTable("accounts").set(changes).where("id", "=", accountId).execute();
-  }
-  if (alertEmails !== undefined && options.trustEmails !== false) {
+  const { channels = {}, ...values } = settings;
+  await writeChannelValues(db, accountId, channels, options.key ?? null);
+  await writeSettings(db, accountId, values, options.now ?? Date.now());
+  if (channels.alert_emails !== undefined && options.trustEmails !== false) {
     await db.deleteFrom("alert_email_confirmations").where("account_id", "=", accountId).execute();
   }
   return true;

@@ -30,7 +30,7 @@ for (const engine of ENGINES) {
       apps.push(before);
       const account = await before.createAccount({ vipThreshold: 10 });
       await updateAccount(before.deps.db.kysely, account.accountId, {
-        alertEmails: ["team@acme.test"],
+        channels: { alert_emails: "team@acme.test" },
       });
       const res = await before.submit(account.apiKey, {
         email: "jane@acme-buyers.com",

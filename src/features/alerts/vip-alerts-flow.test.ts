@@ -42,8 +42,10 @@ for (const engine of ENGINES) {
       app = await startTestApp(engine, { worker: true, env, alerts });
       account = await app.createAccount({ name: "Acme Store" });
       await updateAccount(app.deps.db.kysely, account.accountId, {
-        slackWebhookUrl: chat.webhookUrl,
-        alertEmails: ["team@acme.test", "owner@acme.test"],
+        channels: {
+          slack_webhook_url: chat.webhookUrl,
+          alert_emails: "team@acme.test,owner@acme.test",
+        },
       });
     });
     afterAll(async () => {

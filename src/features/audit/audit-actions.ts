@@ -95,12 +95,18 @@ export function erasedLabel(name: string): string {
   return DETAIL_LABELS[name] ?? name;
 }
 
-/** An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1"). */
-export function auditDetailsText(details: Record<string, unknown> | null): string {
+/**
+ * An event's particulars as one readable line ("VIP threshold 70 → 80, from 127.0.0.1").
+ * `labels` names details this list does not (an account setting's, by its declared label).
+ */
+export function auditDetailsText(
+  details: Record<string, unknown> | null,
+  labels: Readonly<Record<string, string>> = {},
+): string {
   if (details === null) return "";
   return Object.entries(details)
     .map(([key, value]) => {
-      const label = DETAIL_LABELS[key] ?? key;
+      const label = DETAIL_LABELS[key] ?? labels[key] ?? key;
       if (value !== null && typeof value === "object") {
         const v = value as Record<string, unknown>;
         if ("from" in v && "to" in v) return `${label} ${String(v.from)} → ${String(v.to)}`;

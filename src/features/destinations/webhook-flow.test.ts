@@ -60,7 +60,7 @@ for (const engine of ENGINES) {
       app = await startTestApp(engine, { worker: true, env, alerts });
       account = await app.createAccount({ name: "Acme Store" });
       await updateAccount(app.deps.db.kysely, account.accountId, {
-        slackWebhookUrl: chat.webhookUrl,
+        channels: { slack_webhook_url: chat.webhookUrl },
         // A VIP scores above the threshold of 70, so from 71: the Gold tier.
         tiers: [{ name: "Gold", floor: 71 }],
       });

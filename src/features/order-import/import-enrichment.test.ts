@@ -62,7 +62,7 @@ for (const engine of ENGINES) {
         app = await startTestApp(engine, { worker: true, env, alerts });
         account = await app.createAccount({ name: "Acme Store" });
         await updateAccount(app.deps.db.kysely, account.accountId, {
-          slackWebhookUrl: chat.webhookUrl,
+          channels: { slack_webhook_url: chat.webhookUrl },
         });
       });
       afterAll(async () => {

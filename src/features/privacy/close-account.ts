@@ -3,8 +3,9 @@
  * (refused from the next request on), every store connection deleted with its credentials and
  * its pending sync job (a sync running at that moment stores nothing: store-sync/store-page.ts),
  * every session ended and the logins removed (so the e-mail is free for a new account), the
- * alert settings and pending address confirmations cleared, the account marked closed, the audit
- * record written, and a job enqueued that erases every customer (erase-account-customers.ts).
+ * alert settings, pending address confirmations and the settings stored as data cleared, the
+ * account marked closed, the audit record written, and a job enqueued that erases every
+ * customer (erase-account-customers.ts).
  * Nothing brings new data in after that, and nothing is spent: the file import and the
  * enrichment of a customer already queued refuse a closed account too.
  * The erasure runs in batches after that commit, because a large store cannot be erased inside
@@ -17,6 +18,7 @@ import { z } from "zod";
 import type { Deps } from "../../deps.js";
 import { enqueueJob, jobOf } from "../../jobs/enqueue-job.js";
 import { taskType } from "../../jobs/task.js";
+import { clearSettingRows } from "../accounts/settings/setting-rows.js";
 import { clearChannelValues } from "../alerts/channels/channel-registry.js";
 import type { AuditActor } from "../audit/audit-actor.js";
 import { recordAuditEvent } from "../audit/record-audit-event.js";
@@ -69,6 +71,7 @@ export async function closeAccount(
     // Every channel's settings and what else it keeps (alert addresses awaiting confirmation),
     // and the channels' outage records (their last error may name an address).
     await clearChannelValues(trx, input.accountId);
+    await clearSettingRows(trx, input.accountId);
     await trx
       .deleteFrom("alert_channel_outages")
       .where("account_id", "=", input.accountId)

@@ -51,8 +51,7 @@ for (const engine of ENGINES) {
       app = await startTestApp(engine, { worker: true, env, alerts });
       account = await app.createAccount({ name: "Acme Store" });
       await updateAccount(app.deps.db.kysely, account.accountId, {
-        slackWebhookUrl: chat.webhookUrl,
-        alertEmails: ["team@acme.test"],
+        channels: { slack_webhook_url: chat.webhookUrl, alert_emails: "team@acme.test" },
       });
     });
     afterAll(async () => {

@@ -65,7 +65,7 @@ for (const engine of ENGINES) {
       app = await startTestApp(engine, { worker: true, env, alerts, publicUrl: true });
       account = await app.createAccount({ name: "Acme Store" });
       await updateAccount(app.deps.db.kysely, account.accountId, {
-        slackWebhookUrl: chat.webhookUrl,
+        channels: { slack_webhook_url: chat.webhookUrl },
       });
       // The CLI is another Velvet process: the same settings as the server's.
       cliEnv = { ...env, DATABASE_URL: app.database.url, PUBLIC_BASE_URL: app.url };

@@ -135,8 +135,7 @@ for (const engine of ENGINES) {
     it("puts signed links in the alert e-mail and chat message, and a verdict from the e-mail changes the precision", async () => {
       await updateAccount(app.deps.db.kysely, accountId, {
         vipThreshold: 70,
-        slackWebhookUrl: chat.webhookUrl,
-        alertEmails: [target],
+        channels: { slack_webhook_url: chat.webhookUrl, alert_emails: target },
       });
       customerId = await vip(`grace.hopper-${engine.name}@navy-systems.com`);
       await waitFor(

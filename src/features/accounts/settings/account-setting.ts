@@ -5,8 +5,12 @@
  * `velvet account set` are built from the declarations in settings/account-settings.ts.
  *
  * Glossary:
- * - setting: one value an account holds (the VIP threshold, the tiers), stored in its own
- *   column of `accounts`.
+ * - setting: one value an account holds (the VIP threshold, the tiers), known by its key in
+ *   the list of settings (settings/account-settings.ts).
+ * - stored as data: a setting without a `column` is a row of `account_settings` (its key, its
+ *   value as JSON); no row: its default. A new setting needs no migration.
+ * - column: a setting a hot query joins (the enrichment reads the threshold and the budget with
+ *   the customer) lives in its own column of `accounts` instead, added by a migration.
  * - text: the setting as a person types it, in a form field or after a flag; `parse` reads it
  *   (one rule for the dashboard and the command line) and `text` writes it back.
  * - problem: why a text was refused, as a phrase the command line prints as it is and the
@@ -27,6 +31,15 @@ export type SettingColumn = Exclude<
 
 type StoredValue<C extends SettingColumn> = Exclude<Updateable<AccountsTable>[C], undefined>;
 type ReadValue<C extends SettingColumn> = Selectable<AccountsTable>[C];
+
+/** What a row of `account_settings` holds, as JSON. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
 
 /** A value the audit trail can hold as it is; anything else needs `audit.show`. */
 type AuditScalar = string | number | boolean | null;
@@ -75,8 +88,7 @@ export interface SettingChangeContext<T> {
   config: Config;
 }
 
-interface SettingCore<T, C extends SettingColumn> {
-  column: C;
+export interface SettingCore<T> {
   /** How people name it: the command line's output line and the audit trail. */
   label: string;
   /** What a new account holds. */
@@ -105,26 +117,46 @@ type SettingAudit<T> = {
   ? { show?: (value: T) => AuditScalar }
   : { show: (value: T) => AuditScalar });
 
-/** A value the column cannot hold as it is must say how it is stored, and how it is read back. */
-type Storage<T, C extends SettingColumn> = ([T] extends [StoredValue<C>]
+/**
+ * In its own column of `accounts`. A value the column cannot hold as it is must say how it is
+ * stored, and how it is read back.
+ */
+type ColumnStorage<T, C extends SettingColumn> = { column: C } & ([T] extends [StoredValue<C>]
   ? { store?: (value: T) => StoredValue<C> }
   : { store: (value: T) => StoredValue<C> }) &
   ([ReadValue<C>] extends [T]
     ? { read?: (stored: ReadValue<C>) => T }
     : { read: (stored: ReadValue<C>) => T });
 
-export type AccountSetting<T, C extends SettingColumn = SettingColumn> = SettingCore<T, C> &
-  Storage<T, C>;
+/**
+ * As a row of `account_settings`, its value as JSON. A value JSON cannot hold as it is must say
+ * how it is stored, and how it is read back.
+ */
+type DataStorage<T> = { column?: undefined } & ([T] extends [JsonValue]
+  ? { store?: (value: T) => JsonValue; read?: (stored: JsonValue) => T }
+  : { store: (value: T) => JsonValue; read: (stored: JsonValue) => T });
+
+export type ColumnSetting<T, C extends SettingColumn> = SettingCore<T> & ColumnStorage<T, C>;
+export type DataSetting<T> = SettingCore<T> & DataStorage<T>;
+
+export type AccountSetting<T, C extends SettingColumn = SettingColumn> =
+  | ColumnSetting<T, C>
+  | DataSetting<T>;
 
 /**
- * Declares a setting, with its value type inferred and its storage checked against its column;
- * whether it has a form and a flag stays known to the places that use it by name.
+ * Declares a setting, with its value type inferred and its storage checked against its column,
+ * or against JSON when it has none; whether it has a form and a flag stays known to the places
+ * that use it by name.
  */
 export function defineSetting<
   T,
-  C extends SettingColumn,
   F extends SettingForm | null,
   L extends SettingFlag | null,
->(setting: AccountSetting<T, C> & { form: F; cli: L }): AccountSetting<T, C> & { form: F; cli: L } {
+  C extends SettingColumn,
+>(setting: ColumnSetting<T, C> & { form: F; cli: L }): ColumnSetting<T, C> & { form: F; cli: L };
+export function defineSetting<T, F extends SettingForm | null, L extends SettingFlag | null>(
+  setting: DataSetting<T> & { form: F; cli: L },
+): DataSetting<T> & { form: F; cli: L };
+export function defineSetting<T>(setting: AccountSetting<T>): AccountSetting<T> {
   return setting;
 }

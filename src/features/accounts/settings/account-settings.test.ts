@@ -2,17 +2,24 @@
  * The account settings as declared: each one's rule for what a person types, its storage
  * (read back as written, a new account's default), and the one update path on both engines
  * (only what changed is written and audited, one event per audit action, `afterChange` in the
- * same transaction). The declarations' types are checked too: a value its column cannot hold
- * must say how it is stored.
+ * same transaction). The declarations' types are checked too: a value its column, or JSON for a
+ * setting without one, cannot hold must say how it is stored. A setting stored as data:
+ * data-settings.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { startTestDeps, type TestDeps } from "../../../../test/support/test-deps.js";
+import { auditDetailsText } from "../../audit/audit-actions.js";
 import { cliActor } from "../../audit/audit-actor.js";
 import { monthOf } from "../../billing/get-usage.js";
 import { createAccount } from "../create-account.js";
 import { defineSetting } from "./account-setting.js";
-import { ACCOUNT_SETTINGS, SETTING_KEYS, settingOf } from "./account-settings.js";
+import {
+  ACCOUNT_SETTINGS,
+  SETTING_DETAIL_LABELS,
+  SETTING_KEYS,
+  settingOf,
+} from "./account-settings.js";
 import { changeAccountSettings } from "./change-account-settings.js";
 import { readAccountSettings } from "./read-account-settings.js";
 
@@ -53,6 +60,21 @@ describe("the declared settings", () => {
     }
   });
 
+  it("names each audited detail in the audit trail by its setting's label", () => {
+    expect(SETTING_DETAIL_LABELS).toEqual({
+      threshold: "VIP threshold",
+      apiRateLimit: "API rate limit",
+      tiers: "Tiers",
+    });
+    // The audit trail's own names come first; a detail it does not know takes the label given.
+    expect(
+      auditDetailsText(
+        { threshold: { from: 70, to: 80 }, quiet: { from: "none", to: "22:00-07:00" } },
+        { ...SETTING_DETAIL_LABELS, quiet: "Quiet hours" },
+      ),
+    ).toBe("VIP threshold 70 → 80, Quiet hours none → 22:00-07:00");
+  });
+
   it("makes a value its column cannot hold say how it is stored and read", () => {
     const base = {
       label: "Quiet",
@@ -80,6 +102,21 @@ describe("the declared settings", () => {
       read: (s: number) => [s],
       // @ts-expect-error: the audit trail cannot hold a list as it is; `show` is required.
       audit: { action: "alert_settings.changed", detail: "quiet" },
+    });
+    // Without a column: stored as JSON, which holds a list of numbers as it is.
+    defineSetting({ ...base, default: [1] });
+    const asSet = {
+      ...base,
+      parse: () => ({ ok: true as const, value: new Set([1]) }),
+      text: (v: Set<number>) => [...v].join(","),
+    };
+    // @ts-expect-error: JSON cannot hold a Set as it is; store and read are required.
+    defineSetting({ ...asSet, default: new Set([1]) });
+    defineSetting({
+      ...asSet,
+      default: new Set([1]),
+      store: (v: Set<number>) => [...v],
+      read: (s) => new Set(s as number[]),
     });
     expect(base.label).toBe("Quiet");
   });

@@ -1,8 +1,10 @@
 /**
- * The one way a setting changes: validated values in (each setting's `parse`), the columns that
- * differ written, each changed setting's `afterChange` run, and the change told in the audit
- * trail (one event per audit action, its details in the settings' order), in one transaction.
- * Nothing is written or recorded when nothing changed.
+ * The one way a setting changes: validated values in (each setting's `parse`), those that differ
+ * written where each lives (its column, or its row of `account_settings`), each changed
+ * setting's `afterChange` run, and the change told in the audit trail (one event per audit
+ * action, its details in the settings' order), in one transaction. Nothing is written or
+ * recorded when nothing changed. The settings are the product's (ACCOUNT_SETTINGS) unless a
+ * list is given.
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Config } from "../../../config.js";
@@ -12,24 +14,21 @@ import type { AuditAction } from "../../audit/audit-actions.js";
 import type { AuditActor } from "../../audit/audit-actor.js";
 import { recordAuditEvent } from "../../audit/record-audit-event.js";
 import {
-  type AccountSettingKey,
-  type AccountSettingValues,
+  ACCOUNT_SETTINGS,
   type AnySetting,
-  SETTING_KEYS,
-  settingOf,
+  type SettingCatalog,
+  type SettingValuesOf,
 } from "./account-settings.js";
-import { readAccountSettings, storedSettings } from "./read-account-settings.js";
+import { readAccountSettings, storedText, writeSettings } from "./read-account-settings.js";
+
+type Product = typeof ACCOUNT_SETTINGS;
 
 /** Audit details by action, for one event each. */
 export type AuditDetails = Map<AuditAction, Record<string, unknown>>;
 
-export interface SettingsChange {
-  changed: AccountSettingKey[];
+export interface SettingsChange<S extends SettingCatalog = Product> {
+  changed: (keyof S & string)[];
   details: AuditDetails;
-}
-
-function stored(setting: AnySetting, value: unknown): string {
-  return JSON.stringify(setting.store ? setting.store(value) : value);
 }
 
 function shown(setting: AnySetting, value: unknown): unknown {
@@ -42,32 +41,35 @@ function shown(setting: AnySetting, value: unknown): unknown {
  * their `afterChange`; answers what changed and the audit details, for the caller to record
  * (with details of its own: the alert channels tell their changes in the same event).
  */
-export async function writeSettingsChange(
+export async function writeSettingsChange<S extends SettingCatalog = Product>(
   trx: Transaction<Database>,
   input: {
     accountId: string;
-    before: AccountSettingValues;
-    values: Partial<AccountSettingValues>;
+    before: SettingValuesOf<S>;
+    values: Partial<SettingValuesOf<S>>;
   },
   context: { now: number; config: Config },
-): Promise<SettingsChange> {
-  const changed = SETTING_KEYS.filter((key) => {
-    const value = input.values[key];
-    const setting = settingOf(key);
-    return value !== undefined && stored(setting, value) !== stored(setting, input.before[key]);
-  });
+  catalog: S = ACCOUNT_SETTINGS as unknown as S,
+): Promise<SettingsChange<S>> {
+  const values = input.values as Partial<Record<string, unknown>>;
+  const before = input.before as Record<string, unknown>;
+  const settings = Object.entries(catalog) as [keyof S & string, AnySetting][];
+  const changed = settings
+    .filter(([key, setting]) => {
+      const value = values[key];
+      return value !== undefined && storedText(setting, value) !== storedText(setting, before[key]);
+    })
+    .map(([key]) => key);
   const details: AuditDetails = new Map();
   if (changed.length === 0) return { changed, details };
-  const after = Object.fromEntries(changed.map((key) => [key, input.values[key]]));
-  await trx
-    .updateTable("accounts")
-    .set(storedSettings(after))
-    .where("id", "=", input.accountId)
-    .execute();
+  const after = Object.fromEntries(changed.map((key) => [key, values[key]])) as Partial<
+    SettingValuesOf<S>
+  >;
+  await writeSettings(trx, input.accountId, after, context.now, catalog);
   for (const key of changed) {
-    const setting = settingOf(key);
-    const from = input.before[key];
-    const to = input.values[key];
+    const setting = catalog[key] as AnySetting;
+    const from = before[key];
+    const to = values[key];
     if (setting.audit) {
       const change = { from: shown(setting, from), to: shown(setting, to) };
       const event = details.get(setting.audit.action) ?? {};
@@ -97,18 +99,20 @@ export async function recordAuditDetails(
 }
 
 /** Changes settings and records the change; false when the account does not exist. */
-export async function changeAccountSettings(
+export async function changeAccountSettings<S extends SettingCatalog = Product>(
   deps: Pick<Deps, "db" | "clock" | "config">,
-  input: { accountId: string; values: Partial<AccountSettingValues>; actor: AuditActor },
-): Promise<{ changed: AccountSettingKey[] } | false> {
+  input: { accountId: string; values: Partial<SettingValuesOf<S>>; actor: AuditActor },
+  catalog: S = ACCOUNT_SETTINGS as unknown as S,
+): Promise<{ changed: (keyof S & string)[] } | false> {
   const now = deps.clock.now();
   return deps.db.kysely.transaction().execute(async (trx) => {
-    const before = await readAccountSettings(trx, input.accountId);
+    const before = await readAccountSettings(trx, input.accountId, catalog);
     if (!before) return false;
     const change = await writeSettingsChange(
       trx,
       { accountId: input.accountId, before, values: input.values },
       { now, config: deps.config },
+      catalog,
     );
     await recordAuditDetails(trx, input, change.details, now);
     return { changed: change.changed };

@@ -132,7 +132,7 @@ for (const engine of ENGINES) {
         emails: target,
       });
       expect(smtp.messages.length).toBe(before);
-      await updateAccount(app.deps.db.kysely, accountId, { alertEmails: [target] });
+      await updateAccount(app.deps.db.kysely, accountId, { channels: { alert_emails: target } });
       expect((await browser.page("/settings/alerts")).html).not.toContain("Awaiting confirmation");
       expect((await follow(app, second)).status).toBe(400);
     });

@@ -38,13 +38,15 @@ export function readAlertSettingsForm(
   const declared = readSettingTexts(v.settings);
   const errors: Partial<Record<AlertSettingsField, string>> = { ...declared.errors };
   const settings: AccountSettings = { ...declared.values };
+  // The page's own webhook and address fields, over any declared field of the same setting.
+  const own: ChannelValues = {};
   if (v.webhook.trim() !== "") {
     const checked = checkAlertSettings({ slackWebhook: v.webhook }, policy);
-    if (checked.ok) settings.slackWebhookUrl = checked.settings.slackWebhookUrl ?? null;
+    if (checked.ok) own.slack_webhook_url = checked.settings.slackWebhookUrl ?? null;
     else errors.webhook = `${capitalise(checked.errors.join("; "))}.`;
   }
   const emails = checkAlertSettings({ alertEmails: v.emails }, policy);
-  if (emails.ok) settings.alertEmails = emails.settings.alertEmails ?? null;
+  if (emails.ok) own.alert_emails = emails.settings.alertEmails?.join(",") ?? null;
   else errors.emails = `${capitalise(emails.errors.join("; "))}.`;
   const channels: ChannelValues = {};
   for (const setting of CHANNEL_SETTINGS) {
@@ -56,6 +58,7 @@ export function readAlertSettingsForm(
     if (checked.ok) channels[setting.key] = checked.stored;
     else errors[name] = `${capitalise(checked.reason)}.`;
   }
+  Object.assign(channels, own);
   if (Object.keys(channels).length > 0) settings.channels = channels;
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, settings };
 }

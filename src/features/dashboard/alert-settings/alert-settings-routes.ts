@@ -3,11 +3,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Deps } from "../../../deps.js";
 import { changeAlertSettings } from "../../accounts/change-alert-settings.js";
-import {
-  SETTING_COLUMNS,
-  type SettingsRow,
-  settingsOf,
-} from "../../accounts/settings/read-account-settings.js";
+import { readAccountSettings } from "../../accounts/settings/read-account-settings.js";
 import type { AlertsDeps } from "../../alerts/alert-deps.js";
 import { mailConfirmation, renewConfirmation } from "../../alerts/alert-email-confirmation.js";
 import { alertEmailStates } from "../../alerts/alert-email-states.js";
@@ -82,18 +78,15 @@ function noticeFor(key: string): Notice | null {
 }
 
 async function loadSettings(deps: Deps & AlertsDeps, accountId: string) {
-  const row = await deps.db.kysely
-    .selectFrom("accounts")
-    .select(SETTING_COLUMNS)
-    .where("id", "=", accountId)
-    .executeTakeFirstOrThrow();
+  const settings = await readAccountSettings(deps.db.kysely, accountId);
+  if (!settings) throw new Error(`account ${accountId} does not exist`);
   const channels = await readChannelValues(
     deps.db.kysely,
     accountId,
     deps.config.storeSync.tokenKey,
   );
   return {
-    ...row,
+    settings,
     channels,
     slack_webhook_url: channels.slack_webhook_url ?? null,
     alert_emails: channels.alert_emails ?? null,
@@ -117,10 +110,15 @@ async function render(
     getPrecision(deps.db.kysely, session.accountId, deps.clock.now()),
   ]);
   const [precisionHistory, emails] = await Promise.all([
-    getPrecisionHistory(deps.db.kysely, session.accountId, saved.vip_threshold, deps.clock.now()),
+    getPrecisionHistory(
+      deps.db.kysely,
+      session.accountId,
+      saved.settings.vipThreshold,
+      deps.clock.now(),
+    ),
     alertEmailStates(deps.db.kysely, session.accountId, splitAlertEmails(saved.alert_emails)),
   ]);
-  const savedTexts = savedSettingTexts("alerts", settingsOf(saved as SettingsRow));
+  const savedTexts = savedSettingTexts("alerts", saved.settings);
   const values = opts.values
     ? { ...opts.values, settings: { ...savedTexts, ...opts.values.settings } }
     : {
@@ -131,7 +129,7 @@ async function render(
   return sendPage(
     reply,
     alertSettingsView({
-      session: { ...session, vipThreshold: saved.vip_threshold },
+      session: { ...session, vipThreshold: saved.settings.vipThreshold },
       values,
       errors: opts.errors ?? {},
       maskedWebhook:
@@ -144,7 +142,7 @@ async function render(
       precision,
       precisionHistory,
       serverNotices: noProvidersOnPage(
-        { ...session, vipThreshold: saved.vip_threshold },
+        { ...session, vipThreshold: saved.settings.vipThreshold },
         configuredProviderNames(deps.config.enrichment),
         foldedNotices(reply.request),
         "/settings/alerts",
@@ -201,7 +199,7 @@ export function registerAlertSettingsRoutes(
     const session = sessionOf(request);
     await changeAlertSettings(deps, {
       accountId: session.accountId,
-      settings: { slackWebhookUrl: null },
+      settings: { channels: { slack_webhook_url: null } },
       actor: userActor(session.userEmail),
     });
     return seeOther(reply, `${PATH}?notice=webhook-removed`);

@@ -40,8 +40,9 @@ export async function saveAlertSettings(
       { now, config: deps.config },
       { trustEmails: false },
     );
-    if (settings.alertEmails === undefined) return [];
-    const list = settings.alertEmails ?? [];
+    const emails = settings.channels?.alert_emails;
+    if (emails === undefined) return [];
+    const list = splitAlertEmails(emails);
     const known = new Set(
       splitAlertEmails(before.channels.alert_emails ?? null).map(normalizeEmail),
     );

@@ -1,4 +1,5 @@
 /** Settings → Audit log: who did what and when, newest first, 50 a page. */
+import { SETTING_DETAIL_LABELS } from "../../accounts/settings/account-settings.js";
 import { auditActionLabel, auditDetailsText } from "../../audit/audit-actions.js";
 import type { AuditEventView, AuditPage } from "../../audit/list-audit-events.js";
 import { pageHead, pager, withQuery } from "../html/components.js";
@@ -21,7 +22,7 @@ function row(e: AuditEventView): SafeHtml {
   <td class="nowrap" data-label="When">${timeTag(Date.parse(e.occurredAt))}</td>
   <td class="primary-cell" data-label="What">${auditActionLabel(e.action)} ${subject(e)}</td>
   <td data-label="Who">${e.actor} <span class="muted small">${ACTOR_KIND[e.actorKind]}</span></td>
-  <td data-label="Details" class="small muted wrap-anywhere">${auditDetailsText(e.details)}</td>
+  <td data-label="Details" class="small muted wrap-anywhere">${auditDetailsText(e.details, SETTING_DETAIL_LABELS)}</td>
 </tr>`;
 }
 

@@ -38,7 +38,7 @@ for (const engine of ENGINES) {
       });
       ({ browser, apiKey, accountId } = await signInNewAccount(app));
       await updateAccount(app.deps.db.kysely, accountId, {
-        slackWebhookUrl: "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+        channels: { slack_webhook_url: "https://hooks.slack.com/services/T000/B000/XXXXXXXX" },
       });
       await addDestination(app.deps, {
         accountId,

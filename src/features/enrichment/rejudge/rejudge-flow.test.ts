@@ -77,7 +77,7 @@ for (const engine of ENGINES) {
       app = await startTestApp(engine, { worker: true, env, alerts });
       account = await app.createAccount({ name: "Regulars Inc" });
       await updateAccount(app.deps.db.kysely, account.accountId, {
-        slackWebhookUrl: chat.webhookUrl,
+        channels: { slack_webhook_url: chat.webhookUrl },
       });
       await addDestination(app.deps, {
         accountId: account.accountId,
