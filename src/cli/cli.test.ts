@@ -14,7 +14,7 @@ import { verifyPassword } from "../features/accounts/password.js";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MARCH_2025 = Date.UTC(2025, 2, 15, 12);
 
-// Each spawn is a whole Node process with tsx: slow on a busy machine, hence the longer timeout.
+// Each spawn is a whole Node process: slow on a busy machine, hence the longer timeout.
 describe("velvet (CLI) on sqlite", { timeout: 90_000 }, () => {
   let database: TestDatabase;
   let env: Record<string, string>;

@@ -1,6 +1,6 @@
 /**
- * Runs the real `velvet` program from source (`node --import tsx src/cli/index.ts`), so CLI
- * tests need no build. Each run is a separate process (~0.5 s): keep CLI tests few.
+ * Runs the real `velvet` program, built (built-velvet.ts: the suite builds it from the source
+ * first). Each run is a separate process (~0.4 s): keep CLI tests few.
  *
  * Every failing run is held to docs/cli.md's promise, "errors go to stderr as one message": a
  * run that exits non-zero with anything but exactly one line on stderr (a usage dump, a log
@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { VELVET_ENTRY } from "./built-velvet.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -20,7 +21,7 @@ export interface CliRun {
 
 export function runVelvet(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", ...args], {
+    const child = spawn(process.execPath, [VELVET_ENTRY, ...args], {
       cwd: ROOT,
       // The level a person at a terminal has unless they ask for more.
       env: { ...process.env, LOG_LEVEL: "info", ...env },

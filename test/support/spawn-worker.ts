@@ -1,11 +1,12 @@
 /**
  * Long-running child processes for tests: `worker-entry.ts` (a worker running the recording
- * task) or the real `velvet` program from source, each against a test database, killable with
+ * task) or the real `velvet` program (built: built-velvet.ts), each against a test database, killable with
  * any signal. (`cli.ts` is for commands that exit by themselves.)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { VELVET_ENTRY } from "./built-velvet.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -21,8 +22,10 @@ export interface RunningProcess {
 }
 export type WorkerProcess = RunningProcess;
 
+/** `script` is run as it is (built JavaScript) or through tsx (a TypeScript test entry). */
 function start(script: string, args: string[], env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const child = spawn(process.execPath, [...loader, script, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -51,11 +54,11 @@ export function spawnWorker(
   return start("test/support/worker-entry.ts", args, { DATABASE_URL: databaseUrl, ...env });
 }
 
-/** `velvet <args>` from source (`src/cli/index.ts`). */
+/** `velvet <args>`, built (built-velvet.ts). */
 export function spawnVelvet(
   args: string[],
   databaseUrl: string,
   env: Record<string, string> = {},
 ): RunningProcess {
-  return start("src/cli/index.ts", args, { DATABASE_URL: databaseUrl, ...env });
+  return start(VELVET_ENTRY, args, { DATABASE_URL: databaseUrl, ...env });
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VELVET_ENTRY } from "../../../test/support/built-velvet.js";
 import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
 import { writeShopifyExport } from "../../../test/support/shopify-export.js";
@@ -32,18 +33,7 @@ function interruptedImport(
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [
-        "--import",
-        "tsx",
-        "src/cli/index.ts",
-        "import",
-        "orders",
-        file,
-        "--account",
-        accountId,
-        "--yes",
-        "--json",
-      ],
+      [VELVET_ENTRY, "import", "orders", file, "--account", accountId, "--yes", "--json"],
       {
         env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
         stdio: ["ignore", "pipe", "pipe"],
