@@ -13,7 +13,11 @@ describe("the no-provider notice", () => {
     });
     expect(places).toEqual([...places].sort((a, b) => a - b));
     expect(notice).toContain(
-      "<code>FULLCONTACT_API_KEY</code> (FullContact: income, net worth, home value) and <code>GRAVATAR_ENABLED=true</code> (Gravatar: public profile",
+      "<code>PDL_API_KEY</code> (People Data Labs: job, seniority, company), <code>ENRICHLAYER_API_KEY</code>",
+    );
+    // A list that reads as one: commas, and "and" before the last.
+    expect(notice).toMatch(
+      /\), <code>[^<]+<\/code> \([^)]+\) and <code>[^<]+<\/code> \([^)]+\)\.<\/p>/,
     );
   });
 
