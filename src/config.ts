@@ -5,19 +5,20 @@
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
 import { type DatabaseTarget, databaseTargetFromUrl } from "./database-target.js";
+import {
+  destinationBaseUrls,
+  destinationBaseUrlVariables,
+  type KindWithBaseUrl,
+} from "./destination-base-urls.js";
+import { boolish, decimalUsd } from "./env-values.js";
 import { versionReleasedAt } from "./lib/api-version-lifecycle.js";
 import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
 import type { ProviderName } from "./provider-registry.js";
 import {
   allProviderSettings,
-  decimalUsd,
   type ProviderSettings,
   providerVariables,
 } from "./provider-settings.js";
-
-const boolish = z
-  .enum(["true", "false", "1", "0", "yes", "no", ""])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -58,14 +59,14 @@ const ConfigSchema = z.object({
   PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   CIRCUIT_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   CIRCUIT_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
-  // Each declared provider's <PREFIX>_API_KEY, _BASE_URL, _RATE_LIMIT_PER_MIN and _PRICE_USD
-  // (provider-registry.ts; README "Configuration" gives the prices' sources).
+  // Each declared provider's <PREFIX>_API_KEY, _BASE_URL, _RATE_LIMIT_PER_MIN and _PRICE_USD,
+  // and _ENABLED for one a flag turns on (provider-registry.ts; docs/configuration.md gives the
+  // prices' sources).
   ...providerVariables(),
   // PDL's match likelihood (1–10) below which an answer counts as no match (PDL advises ≥ 6).
   PDL_MIN_LIKELIHOOD: z.coerce.number().int().min(1).max(10).default(6),
   // The match confidence FullContact must reach (its `confidence`: LOW, MED, HIGH, MAX).
   FULLCONTACT_CONFIDENCE: z.enum(["LOW", "MED", "HIGH", "MAX"]).default("HIGH"),
-  GRAVATAR_ENABLED: boolish.default(false),
 
   // VIP alerts.
   SMTP_URL: z.string().url().optional(),
@@ -96,8 +97,9 @@ const ConfigSchema = z.object({
     .url()
     .default("https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"),
 
-  // Destinations: where Klaviyo's API is (tests point it at a fake).
-  KLAVIYO_BASE_URL: z.string().url().default("https://a.klaviyo.com"),
+  // Destinations: each kind's <KIND>_BASE_URL, where its platform is (destination-base-urls.ts;
+  // tests point them at fakes).
+  ...destinationBaseUrlVariables(),
   // The dated API versions Velvet speaks: Klaviyo's newest GA revision and Shopify's newest
   // stable Admin API version as of November 2026 (each platform's changelog).
   KLAVIYO_REVISION: z
@@ -157,8 +159,6 @@ export interface Config {
   } & Record<ProviderName, ProviderSettings> & {
       pdl: { minLikelihood: number };
       fullcontact: { confidence: "LOW" | "MED" | "HIGH" | "MAX" };
-      /** Gravatar needs no key: enabled by GRAVATAR_ENABLED=true or a GRAVATAR_API_KEY. */
-      gravatar: { enabled: boolean };
     };
   alerts: {
     smtpUrl: string | null;
@@ -175,7 +175,8 @@ export interface Config {
     shopifyApiVersion: string;
   };
   destinations: {
-    klaviyoBaseUrl: string;
+    /** Each kind's platform address (destination-base-urls.ts), without a trailing slash. */
+    baseUrls: Record<KindWithBaseUrl, string>;
     /** The `revision` header of every Klaviyo request. */
     klaviyoRevision: string;
   };
@@ -250,10 +251,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...providers,
       pdl: { ...providers.pdl, minLikelihood: e.PDL_MIN_LIKELIHOOD },
       fullcontact: { ...providers.fullcontact, confidence: e.FULLCONTACT_CONFIDENCE },
-      gravatar: {
-        ...providers.gravatar,
-        enabled: e.GRAVATAR_ENABLED || providers.gravatar.apiKey !== null,
-      },
     },
     alerts: {
       smtpUrl: e.SMTP_URL ?? null,
@@ -267,7 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shopifyApiVersion: e.SHOPIFY_API_VERSION,
     },
     destinations: {
-      klaviyoBaseUrl: e.KLAVIYO_BASE_URL.replace(/\/+$/, ""),
+      baseUrls: destinationBaseUrls(e),
       klaviyoRevision: e.KLAVIYO_REVISION,
     },
     exchangeRates: { refresh: e.ECB_RATES_REFRESH, url: e.ECB_RATES_URL },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.js";
-import { PROVIDER_NAMES, PROVIDERS, providerLabel } from "./provider-registry.js";
+import { PROVIDER_NAMES, PROVIDERS, providerLabel, turnOnSetting } from "./provider-registry.js";
 
 describe("the provider registry", () => {
   it("gives every provider its own precedence, identity data first", () => {
@@ -16,6 +16,7 @@ describe("the provider registry", () => {
       FULLCONTACT_RATE_LIMIT_PER_MIN: "7",
     });
     expect(config.enrichment.enrichlayer).toEqual({
+      enabled: true,
       apiKey: "el_key",
       baseUrl: "http://127.0.0.1:9",
       ratePerMinute: 300,
@@ -27,6 +28,20 @@ describe("the provider registry", () => {
       expect(() => loadConfig({ [`${PROVIDERS[name].envPrefix}_PRICE_USD`]: "-1" })).toThrow(
         `${PROVIDERS[name].envPrefix}_PRICE_USD: must be a non-negative decimal`,
       );
+  });
+
+  it("turns each provider on as its declaration says: a key, or for Gravatar a flag or a key", () => {
+    const on = (env: Record<string, string>) =>
+      PROVIDER_NAMES.filter((name) => loadConfig(env).enrichment[name].enabled);
+    expect(on({})).toEqual([]);
+    expect(turnOnSetting(PROVIDERS.pdl)).toBe("PDL_API_KEY");
+    expect(turnOnSetting(PROVIDERS.gravatar)).toBe("GRAVATAR_ENABLED=true");
+    expect(on({ PDL_API_KEY: "k", FULLCONTACT_API_KEY: " " })).toEqual(["pdl"]);
+    expect(on({ GRAVATAR_ENABLED: "true" })).toEqual(["gravatar"]);
+    expect(on({ GRAVATAR_ENABLED: "false", GRAVATAR_API_KEY: "g" })).toEqual(["gravatar"]);
+    // A flag belongs to a provider that answers without a key; the others have none.
+    expect(on({ PDL_ENABLED: "true" })).toEqual([]);
+    expect(() => loadConfig({ GRAVATAR_ENABLED: "maybe" })).toThrow("GRAVATAR_ENABLED");
   });
 
   it("labels a stored name as its provider spells it, an unknown one as itself", () => {

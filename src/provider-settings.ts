@@ -4,9 +4,12 @@
  * (provider-registry.ts), with the declaration's defaults.
  */
 import { z } from "zod";
+import { boolish, decimalUsd } from "./env-values.js";
 import { PROVIDERS, type ProviderDeclaration, type ProviderName } from "./provider-registry.js";
 
 export interface ProviderSettings {
+  /** On: its key is set, or, for a provider a flag turns on, `<PREFIX>_ENABLED` or a key. */
+  enabled: boolean;
   apiKey: string | null;
   baseUrl: string;
   /** Requests a minute, paced by a token bucket; a fraction for an hourly quota (Gravatar's). */
@@ -14,10 +17,6 @@ export interface ProviderSettings {
   /** What the provider bills per answered lookup, a decimal string in USD. */
   priceUsd: string;
 }
-
-export const decimalUsd = z
-  .string()
-  .regex(/^\d{1,6}(\.\d{1,6})?$/, "must be a non-negative decimal such as 0.05");
 
 /** The four variables of one provider, as config.ts's schema checks them. */
 function variablesOf(declaration: ProviderDeclaration) {
@@ -28,6 +27,7 @@ function variablesOf(declaration: ProviderDeclaration) {
     // Unset: the declaration's pace (Gravatar's: its hourly quota for the key's tier).
     [`${p}_RATE_LIMIT_PER_MIN`]: z.coerce.number().int().min(1).optional(),
     [`${p}_PRICE_USD`]: decimalUsd.default(declaration.defaults.priceUsd),
+    ...(declaration.turnedOnBy === "flag" ? { [`${p}_ENABLED`]: boolish.default(false) } : {}),
   };
 }
 
@@ -46,7 +46,9 @@ export function providerSettings(
   const configured = env[`${p}_RATE_LIMIT_PER_MIN`] as number | undefined;
   const pace = declaration.defaults.ratePerMinute;
   const key = apiKey?.trim() ?? "";
+  const flag = declaration.turnedOnBy === "flag" && env[`${p}_ENABLED`] === true;
   return {
+    enabled: key !== "" || flag,
     apiKey: key === "" ? null : key,
     baseUrl: (env[`${p}_BASE_URL`] as string).replace(/\/+$/, ""),
     ratePerMinute: configured ?? (typeof pace === "number" ? pace : pace(apiKey)),

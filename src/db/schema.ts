@@ -523,7 +523,15 @@ export interface ForgottenOrdersTable {
   created_at: number;
 }
 
-export type DestinationKind = "webhook" | "klaviyo" | "shopify";
+/**
+ * The destination kinds' names, as `destinations.kind` stores them: each kind adds its own in
+ * its driver (features/destinations/<kind>/<kind>-driver.ts) by declaration merging,
+ * `declare module "…/db/schema.js" { interface DestinationKindNames { <kind>: true } }`, so a
+ * new kind needs no edit here; the registry (destination-kinds.ts) is keyed by these names.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each kind (declaration merging)
+export interface DestinationKindNames {}
+export type DestinationKind = keyof DestinationKindNames & string;
 /**
  * `customer.not_vip` is not subscribed to on its own: it goes wherever `customer.vip` goes
  * (destinations/enqueue-deliveries.ts), so a destination told of a VIP is told when they stop.

@@ -7,8 +7,8 @@
  * - erasing the person removes their deliveries and attempts, and the customer.forgotten
  *   delivery reaches the platform;
  * - the destination's secret (a webhook's signing secret, an API key, a store's token) is never
- *   shown: not in what `velvet destination list` prints (listDestinations), not on the
- *   Destinations page, not in the process log.
+ *   shown: not in what `velvet destination list` prints (listDestinations, and the real command
+ *   run once a kind), not on the Destinations page, not in the process log.
  * FIXTURES is keyed by DestinationKind: a kind without its fixture does not compile.
  */
 import { Writable } from "node:stream";
@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeKlaviyo } from "../../../test/fakes/klaviyo.js";
 import { startFakeShopifyCustomers } from "../../../test/fakes/shopify-customers.js";
 import { startWebhookReceiver } from "../../../test/fakes/webhook-receiver.js";
+import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import type { FakeAnswer } from "../../../test/support/fake-http-service.js";
 import { signInNewAccount } from "../../../test/support/sign-in.js";
@@ -101,10 +102,12 @@ const FIXTURES: Record<DestinationKind, () => Promise<Platform>> = {
 
 const actor = systemActor("test");
 
-for (const engine of ENGINES) {
+for (const [engineIndex, engine] of ENGINES.entries()) {
   describe.skipIf(!engine.available)(`every destination kind on ${engine.name}`, () => {
     let app: TestApp;
     let platforms: Record<DestinationKind, Platform>;
+    /** What `velvet` needs to reach this app's database and the platforms' fakes. */
+    let cliEnv: Record<string, string>;
     const logged: string[] = [];
 
     beforeAll(async () => {
@@ -125,13 +128,14 @@ for (const engine of ENGINES) {
         },
       });
       app = await startTestApp(engine, { env, log: pino({ level: "debug" }, sink) });
+      cliEnv = { ...env, DATABASE_URL: app.database.url };
     });
     afterAll(async () => {
       await app?.close();
       await Promise.all(Object.values(platforms ?? {}).map((p) => p.close()));
     });
 
-    for (const { kind } of DESTINATION_DECLARATIONS) {
+    for (const [kindIndex, { kind }] of DESTINATION_DECLARATIONS.entries()) {
       it(`${kind}: retries, the attempt log, erasure, and a secret never shown`, async () => {
         const platform = platforms[kind];
         const { browser, accountId, apiKey } = await signInNewAccount(app);
@@ -215,6 +219,16 @@ for (const engine of ENGINES) {
         const listed = JSON.stringify(await listDestinations(app.deps.db.kysely, accountId));
         expect(listed).toContain(added.destinationId);
         expect(listed).not.toContain(secret);
+        // The real command, run once a kind: its two formats alternate by kind and engine, so
+        // each engine's run prints both and every kind is printed both ways on the two engines.
+        const asJson = (kindIndex + engineIndex) % 2 === 0;
+        const run = await runVelvet(
+          ["destination", "list", "--account", accountId, ...(asJson ? ["--json"] : [])],
+          cliEnv,
+        );
+        if (asJson) expect(JSON.stringify(onlyJson(run))).toContain(added.destinationId);
+        else expect(run.stdout).toContain(`${added.destinationId}  ${kind}  `);
+        expect(run.stdout + run.stderr).not.toContain(secret);
         const page = await browser.page(DESTINATIONS_PATH);
         expect(page.html).toContain(added.destinationId);
         expect(page.html).not.toContain(secret);

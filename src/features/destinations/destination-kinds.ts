@@ -1,12 +1,14 @@
 /**
  * The destination kinds, registered once: each kind's declaration (for the CLI, which builds its
  * commands before any configuration is read) and how its driver is built from the configuration
- * (for main.ts's registry). The record is keyed by DestinationKind, so a kind named in the
- * schema but not registered here, or registered under another kind's declaration, does not
- * compile.
+ * (for main.ts's registry). The record is keyed by DestinationKind, the names each driver adds
+ * to DestinationKindNames (db/schema.ts), so a kind named there but not registered here, one
+ * registered without its name, or one registered under another kind's declaration does not
+ * compile; nor does a platform address (destination-base-urls.ts) declared for no kind.
  */
 import type { Config } from "../../config.js";
 import type { DestinationKind } from "../../db/schema.js";
+import type { KindWithBaseUrl } from "../../destination-base-urls.js";
 import { shopifyAccess } from "../store-sync/connection-client.js";
 import type { DestinationDeclaration } from "./destination-declaration.js";
 import type { DestinationDriver } from "./destination-driver.js";
@@ -28,7 +30,7 @@ const KINDS: { [K in DestinationKind]: DestinationKindEntry<K> } = {
     declaration: KLAVIYO_DESTINATION,
     driver: (config) =>
       klaviyoDriver({
-        baseUrl: config.destinations.klaviyoBaseUrl,
+        baseUrl: config.destinations.baseUrls.klaviyo,
         revision: config.destinations.klaviyoRevision,
       }),
   },
@@ -37,6 +39,11 @@ const KINDS: { [K in DestinationKind]: DestinationKindEntry<K> } = {
     driver: (config) => shopifyDriver(shopifyAccess(config)),
   },
 };
+
+/** A compile error names an address declared for a name that is no kind. */
+type Missing<A, B> = Exclude<A, B> extends never ? true : Exclude<A, B>;
+const everyAddressHasItsKind: Missing<KindWithBaseUrl, DestinationKind> = true;
+void everyAddressHasItsKind;
 
 /** Every kind's declaration, in the order the dashboard and the CLI offer them. */
 export const DESTINATION_DECLARATIONS: readonly DestinationDeclaration[] = Object.values(KINDS).map(

@@ -18,6 +18,7 @@ import { getAccount } from "../accounts/get-account.js";
 import { monthOf } from "../billing/get-usage.js";
 import { getProviderSpend } from "../billing/provider-spend.js";
 
+const BILLED = ["pdl", "enrichlayer", "fullcontact", "gravatar"] as const;
 const PRICES = {
   PDL_PRICE_USD: "0.28",
   ENRICHLAYER_PRICE_USD: "0.3",
@@ -45,7 +46,8 @@ for (const engine of ENGINES) {
       smtp = await startSmtpServer();
       app = await startTestApp(engine, {
         worker: true,
-        env: { ...fakes.env, ...ENV, SMTP_URL: smtp.url },
+        // The four providers whose bills PRICES and the budget's arithmetic spell out.
+        env: { ...fakes.envFor(BILLED), ...ENV, SMTP_URL: smtp.url },
       });
       account = await signInNewAccount(app);
     });

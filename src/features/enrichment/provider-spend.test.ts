@@ -18,6 +18,7 @@ import { monthOf } from "../billing/get-usage.js";
 import { getProviderSpend } from "../billing/provider-spend.js";
 import { getCustomerReport } from "../customers/get-customer-report.js";
 
+const BILLED = ["pdl", "enrichlayer", "fullcontact", "gravatar"] as const;
 const PRICES = {
   PDL_PRICE_USD: "0.28",
   ENRICHLAYER_PRICE_USD: "0.3",
@@ -36,7 +37,9 @@ for (const engine of ENGINES) {
 
     beforeAll(async () => {
       fakes = await startFakeProviders();
-      app = await startTestApp(engine, { worker: true, env: { ...fakes.env, ...PRICES, ...FAST } });
+      // The four providers whose bills PRICES and the test spell out.
+      const env = { ...fakes.envFor(BILLED), ...PRICES, ...FAST };
+      app = await startTestApp(engine, { worker: true, env });
       const signed = await signInNewAccount(app);
       ({ browser, apiKey } = signed);
       accountId = signed.accountId;

@@ -182,7 +182,7 @@ for (const engine of ENGINES) {
           "GRAVATAR_ENABLED=true",
         ])
           expect(html).toContain(`<code>${variable}</code>`);
-        expect(html).toContain("SHA-256 hash of each new customer's e-mail address");
+        expect(html).toContain("SHA-256 hash of each new customer&#39;s e-mail address");
         expect(html).toContain("<dt>Enrichment providers</dt><dd>None: offline signals only</dd>");
       });
 

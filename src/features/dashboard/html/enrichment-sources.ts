@@ -1,9 +1,10 @@
 /**
  * Said plainly when no enrichment provider is configured: scores then come from the offline
  * signals alone and what they can reach (briefly on the Overview and Settings → Alerts), and, in
- * full on Settings → System, which environment variables turn providers on (and what Gravatar,
- * the free one, sends out).
+ * full on Settings → System, which environment variables turn providers on and what each brings,
+ * from each provider's declaration (provider-registry.ts).
  */
+import { PROVIDER_NAMES, PROVIDERS, turnOnSetting } from "../../../provider-registry.js";
 import { OFFLINE_FIRST_ORDER_EXAMPLE, OFFLINE_MAX_SCORE } from "../../enrichment/score/weights.js";
 import { html, type SafeHtml } from "./html.js";
 
@@ -24,8 +25,18 @@ export function noProvidersNotice(providers: readonly string[], threshold: numbe
   const reach = offlineReach(threshold);
   return html`<div class="notice info" id="no-providers-full">
 <p><strong>${NO_PROVIDERS_TITLE}.</strong> Scores come from the offline signals alone (order value, how the order ranks in your store, the ZIP code's median income, a company e-mail address, repeat orders), which reach at most ${OFFLINE_MAX_SCORE} of 100. ${reach}</p>
-<p>Your Velvet administrator turns providers on with environment variables: <code>PDL_API_KEY</code> (People Data Labs: job, seniority, company), <code>ENRICHLAYER_API_KEY</code> (social profiles, job), <code>FULLCONTACT_API_KEY</code> (income, net worth, home value) and <code>GRAVATAR_ENABLED=true</code> (free, no paid plan: it sends Gravatar the SHA-256 hash of each new customer's e-mail address, never the address itself, and reads their public profile and linked social accounts).</p>
+<p>Your Velvet administrator turns providers on with environment variables: ${turnOnList()}.</p>
 </div>`;
+}
+
+/** "<code>PDL_API_KEY</code> (People Data Labs: job, …), … and <code>GRAVATAR_ENABLED=true</code> (…)". */
+function turnOnList(): SafeHtml {
+  const last = PROVIDER_NAMES.length - 1;
+  return html`${PROVIDER_NAMES.map((name, i) => {
+    const declared = PROVIDERS[name];
+    const before = i === 0 ? "" : i === last ? " and " : ", ";
+    return html`${before}<code>${turnOnSetting(declared)}</code> (${declared.label}: ${declared.brings})`;
+  })}`;
 }
 
 /** What the offline signals can do against this threshold, said with a real example. */

@@ -20,6 +20,13 @@ import { readAnswer } from "./klaviyo-answer.js";
 import { forgetInKlaviyo } from "./klaviyo-forget.js";
 import { profileImport } from "./klaviyo-profile.js";
 
+/** The kind's name among those `destinations.kind` stores (db/schema.ts, DestinationKindNames). */
+declare module "../../../db/schema.js" {
+  interface DestinationKindNames {
+    klaviyo: true;
+  }
+}
+
 export const KLAVIYO_DESTINATION = {
   kind: "klaviyo",
   label: "Klaviyo",

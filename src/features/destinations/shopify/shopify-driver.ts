@@ -94,6 +94,13 @@ const SHOPIFY_ANSWERS: AnswerRules = {
       : undefined,
 };
 
+/** The kind's name among those `destinations.kind` stores (db/schema.ts, DestinationKindNames). */
+declare module "../../../db/schema.js" {
+  interface DestinationKindNames {
+    shopify: true;
+  }
+}
+
 /** `access`: the shop addresses allowed and the Admin API version (SHOPIFY_API_VERSION). */
 export const SHOPIFY_DESTINATION = {
   kind: "shopify",

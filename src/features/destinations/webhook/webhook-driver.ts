@@ -42,6 +42,13 @@ const WEBHOOK_ANSWERS: AnswerRules = {
   },
 };
 
+/** The kind's name among those `destinations.kind` stores (db/schema.ts, DestinationKindNames). */
+declare module "../../../db/schema.js" {
+  interface DestinationKindNames {
+    webhook: true;
+  }
+}
+
 export const WEBHOOK_DESTINATION = {
   kind: "webhook",
   label: "Signed webhook",

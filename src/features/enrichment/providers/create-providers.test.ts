@@ -6,6 +6,7 @@ import {
   startFakeProviders,
 } from "../../../../test/fakes/providers/index.js";
 import { loadConfig } from "../../../config.js";
+import { PROVIDER_NAMES } from "../../../provider-registry.js";
 import { createProviders } from "./create-providers.js";
 
 const query = providerQuery("jane.doe@example.com");
@@ -26,18 +27,17 @@ describe("createProviders", () => {
   });
 
   it("turns on each configured provider, in a fixed order, without contacting any", async () => {
+    // The fakes configure every declared provider; the order is precedence's, which
+    // provider-registry.test.ts spells out.
     const providers = createProviders(loadConfig(fakes.env).enrichment);
-    expect(providers.map((p) => p.name)).toEqual(["pdl", "enrichlayer", "fullcontact", "gravatar"]);
-    expect(fakes.all().map((f) => f.requestCount())).toEqual([0, 0, 0, 0]);
+    expect(providers.map((p) => p.name)).toEqual(PROVIDER_NAMES);
+    expect(fakes.all().map((f) => f.requestCount())).toEqual(PROVIDER_NAMES.map(() => 0));
 
     const results = await Promise.all(providers.map((p) => p.lookup(query, lookupSignal())));
-    expect(results.map((r) => [r.provider, r.kind])).toEqual([
-      ["pdl", "matched"],
-      ["enrichlayer", "matched"],
-      ["fullcontact", "matched"],
-      ["gravatar", "matched"],
-    ]);
-    expect(fakes.all().map((f) => f.requestCount())).toEqual([1, 1, 1, 1]);
+    expect(results.map((r) => [r.provider, r.kind])).toEqual(
+      PROVIDER_NAMES.map((name) => [name, "matched"]),
+    );
+    expect(fakes.all().map((f) => f.requestCount())).toEqual(PROVIDER_NAMES.map(() => 1));
   });
 
   it("turns Gravatar on with only its key, and sends it", async () => {

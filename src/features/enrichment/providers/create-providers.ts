@@ -1,17 +1,15 @@
 /**
  * The network providers that are configured, each wrapped with its timeout, concurrency cap,
- * rate limit and circuit breaker. None is on by default: PDL, EnrichLayer and FullContact need
- * their API key, Gravatar needs GRAVATAR_ENABLED=true or a key. Pure construction: nothing is
- * sent until the first lookup.
+ * rate limit and circuit breaker. None is on by default: what turns each on is declared with it
+ * (provider-registry.ts: its API key, or for Gravatar GRAVATAR_ENABLED=true or a key), and its
+ * adapter is built as provider-adapters.ts says. Pure construction: nothing is sent until the
+ * first lookup.
  */
-import type { Config, ProviderSettings } from "../../../config.js";
+import type { Config } from "../../../config.js";
 import { PROVIDER_NAMES } from "../../../provider-registry.js";
-import { createEnrichLayerProvider } from "./enrichlayer.js";
-import { createFullContactProvider } from "./fullcontact.js";
-import { createGravatarProvider } from "./gravatar.js";
 import { createProviderHttp, type FetchLike } from "./http-call.js";
-import { createPdlProvider } from "./pdl.js";
-import type { EnrichmentProvider, ProviderName } from "./provider.js";
+import type { ProviderName } from "./provider.js";
+import { buildAdapter } from "./provider-adapters.js";
 import {
   type ProviderLog,
   type ResilienceSettings,
@@ -33,14 +31,7 @@ export interface CreateProvidersDeps {
 
 /** The providers this configuration turns on, in the order they are asked. */
 export function configuredProviderNames(settings: Config["enrichment"]): ProviderName[] {
-  const { pdl, enrichlayer, fullcontact, gravatar } = settings;
-  const on: Record<ProviderName, boolean> = {
-    pdl: pdl.apiKey !== null,
-    enrichlayer: enrichlayer.apiKey !== null,
-    fullcontact: fullcontact.apiKey !== null,
-    gravatar: gravatar.enabled,
-  };
-  return PROVIDER_NAMES.filter((name) => on[name]);
+  return PROVIDER_NAMES.filter((name) => settings[name].enabled);
 }
 
 export function createProviders(
@@ -49,28 +40,8 @@ export function createProviders(
 ): ResilientProvider[] {
   // One outbound client for every provider of this thread (lib/outbound/outbound-http.ts).
   const common = { fetch: deps.fetch, now: deps.now, http: createProviderHttp() };
-  const adapter = (name: ProviderName): EnrichmentProvider => {
-    switch (name) {
-      case "pdl":
-        return createPdlProvider({
-          ...common,
-          ...keyed(settings.pdl),
-          minLikelihood: settings.pdl.minLikelihood,
-        });
-      case "enrichlayer":
-        return createEnrichLayerProvider({ ...common, ...keyed(settings.enrichlayer) });
-      case "fullcontact":
-        return createFullContactProvider({
-          ...common,
-          ...keyed(settings.fullcontact),
-          confidence: settings.fullcontact.confidence,
-        });
-      case "gravatar":
-        return createGravatarProvider({ ...common, ...settings.gravatar });
-    }
-  };
   return configuredProviderNames(settings).map((name) =>
-    withResilience(adapter(name), {
+    withResilience(buildAdapter(name, settings, common), {
       timeoutMs: settings.timeoutMs,
       concurrency: settings.concurrency,
       ratePerMinute: settings[name].ratePerMinute,
@@ -83,10 +54,4 @@ export function createProviders(
       shared: deps.shared,
     }),
   );
-}
-
-/** A keyed provider's settings; only called for a provider that is configured (it has a key). */
-function keyed(own: ProviderSettings): { apiKey: string; baseUrl: string } {
-  if (own.apiKey === null) throw new Error("provider without an API key was configured");
-  return { apiKey: own.apiKey, baseUrl: own.baseUrl };
 }

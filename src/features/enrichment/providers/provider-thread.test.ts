@@ -11,6 +11,7 @@ import {
   startFakeProviders,
 } from "../../../../test/fakes/providers/index.js";
 import { loadConfig } from "../../../config.js";
+import { PROVIDER_NAMES } from "../../../provider-registry.js";
 import { createProviders } from "./create-providers.js";
 import { createThreadedProviders, type ThreadedProviders } from "./provider-thread.js";
 
@@ -51,12 +52,13 @@ describe("providers on their own thread", () => {
 
   it("answers each lookup with what the adapter returns on the main thread", async () => {
     const { providers } = start(fakes.env);
-    expect(providers.map((p) => p.name)).toEqual(["pdl", "enrichlayer", "fullcontact", "gravatar"]);
+    // Every declared provider, the fakes configuring them all (in precedence order).
+    expect(providers.map((p) => p.name)).toEqual(PROVIDER_NAMES);
     const signal = AbortSignal.timeout(5_000);
     const viaThread = await Promise.all(providers.map((p) => p.lookup(query, signal)));
     const direct = createProviders(loadConfig(fakes.env).enrichment);
     const onMain = await Promise.all(direct.map((p) => p.lookup(query, signal)));
-    expect(viaThread.map((r) => r.kind)).toEqual(["matched", "matched", "matched", "matched"]);
+    expect(viaThread.map((r) => r.kind)).toEqual(PROVIDER_NAMES.map(() => "matched"));
     // The raw body crosses as JSON text; everything else is the adapter's value as it was
     // (each call's duration, measured on either side, is a number).
     const parsed = viaThread.map(({ rawJson, durationMs, ...rest }) => {
@@ -67,7 +69,7 @@ describe("providers on their own thread", () => {
       };
     });
     expect(parsed).toEqual(onMain.map(({ durationMs: _, ...rest }) => rest));
-    expect(fakes.all().map((f) => f.requestCount())).toEqual([2, 2, 2, 2]);
+    expect(fakes.all().map((f) => f.requestCount())).toEqual(PROVIDER_NAMES.map(() => 2));
   });
 
   it("asks several providers in one go and answers in the order asked", async () => {
