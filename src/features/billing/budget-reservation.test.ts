@@ -4,15 +4,39 @@
  * account without a budget writes no budget row, two reservations racing for the last room never
  * both have it, and a settlement that commits while a reservation waits is counted.
  */
+import type { Kysely, Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINES } from "../../../test/support/databases.js";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.js";
+import type { Database } from "../../db/schema.js";
 import { monthOf } from "./get-usage.js";
 import { getBudgetStatus, reserveBudget } from "./monthly-budget.js";
 import { getProviderSpend, recordProviderSpend } from "./provider-spend.js";
 
 const NOW = Date.UTC(2026, 10, 27, 12);
 const MONTH = monthOf(NOW);
+
+/**
+ * A transaction that makes its writes, then stays open until `commit()`: `written` resolves once
+ * the writes are made, `committed` with their result once the transaction has ended.
+ */
+function heldOpen<T>(db: Kysely<Database>, write: (trx: Transaction<Database>) => Promise<T>) {
+  let commit = () => {};
+  const gate = new Promise<void>((resolve) => {
+    commit = resolve;
+  });
+  let wrote = () => {};
+  const written = new Promise<void>((resolve) => {
+    wrote = resolve;
+  });
+  const committed = db.transaction().execute(async (trx) => {
+    const result = await write(trx);
+    wrote();
+    await gate;
+    return result;
+  });
+  return { written, committed, commit: () => commit() };
+}
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`budget reservations on ${engine.name}`, () => {
@@ -89,28 +113,15 @@ for (const engine of ENGINES) {
     it("lets one of two racing reservations have the last room: the other waits, then is refused", async () => {
       const { accountId } = await app.createAccount();
       const db = app.deps.db.kysely;
-      let commit = () => {};
-      const gate = new Promise<void>((resolve) => {
-        commit = resolve;
-      });
-      let reservedInside = () => {};
-      const inside = new Promise<void>((resolve) => {
-        reservedInside = resolve;
-      });
       // A worker reserves the whole budget in a transaction not yet committed.
-      const first = db.transaction().execute(async (trx) => {
-        const held = await reserveBudget(trx, accountId, MONTH, "0.50", 500_000);
-        reservedInside();
-        await gate;
-        return held;
-      });
-      await inside;
+      const first = heldOpen(db, (trx) => reserveBudget(trx, accountId, MONTH, "0.50", 500_000));
+      await first.written;
       // Another asks for one micro-dollar: what it reads committed still has room, so it must
       // wait for the first and check again.
       const second = reserveBudget(db, accountId, MONTH, "0.50", 1);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      commit();
-      expect(await first).not.toBeNull();
+      first.commit();
+      expect(await first.committed).not.toBeNull();
       expect(await second).toBeNull();
       expect(await getBudgetStatus(db, accountId, MONTH)).toMatchObject({
         spentUsd: "0.00",
@@ -123,32 +134,22 @@ for (const engine of ENGINES) {
       const db = app.deps.db.kysely;
       const held = await reserveBudget(db, accountId, MONTH, "0.50", 300_000);
       expect(held).not.toBeNull();
-      let commit = () => {};
-      const gate = new Promise<void>((resolve) => {
-        commit = resolve;
-      });
-      let storedInside = () => {};
-      const inside = new Promise<void>((resolve) => {
-        storedInside = resolve;
-      });
       // The lookup's answers are stored: 0.30 spent, its reservation released, not yet committed.
-      const settlement = db.transaction().execute(async (trx) => {
-        await recordProviderSpend(
+      const settlement = heldOpen(db, (trx) =>
+        recordProviderSpend(
           trx,
           accountId,
           [{ provider: "pdl", lookups: 1, unitPriceUsd: "0.30" }],
           NOW,
           held,
-        );
-        storedInside();
-        await gate;
-      });
-      await inside;
+        ),
+      );
+      await settlement.written;
       // 0.20 fits both before and after the settlement; 0.20 more must then be refused.
       const reservation = reserveBudget(db, accountId, MONTH, "0.50", 200_000);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      commit();
-      await settlement;
+      settlement.commit();
+      await settlement.committed;
       expect(await reservation).not.toBeNull();
       expect(await reserveBudget(db, accountId, MONTH, "0.50", 1)).toBeNull();
       expect(await getBudgetStatus(db, accountId, MONTH)).toMatchObject({
