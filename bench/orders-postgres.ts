@@ -26,7 +26,8 @@
  * much), reported beside it; BENCH_PG_HELD_LOAD=split judges that one instead of the per-node
  * direct run (docs/performance.md, Two nodes).
  * Each round of held runs goes direct, then through PgBouncer in transaction mode
- * (bench/pgbouncer.ts: two more nodes with DATABASE_POOLER_MODE=transaction, held alike),
+ * (test/support/pgbouncer.ts, the tests' own launcher: two more nodes with
+ * DATABASE_POOLER_MODE=transaction, held alike),
  * alternating, so the pooler's cost and the two-vs-one ratio through it are measured in the
  * same minutes as the direct ones; skipped, and said so, where PgBouncer is not installed.
  *
@@ -35,6 +36,12 @@
  * alone, a statement of one, which is how most stores' orders arrive; reported, not judged.
  */
 
+import {
+  type PgBouncer,
+  pgbouncerAvailable,
+  pgbouncerVersion,
+  startPgBouncer,
+} from "../test/support/pgbouncer.js";
 import { startPgBaseline } from "./baseline-process.js";
 import { asLoadResult, combine } from "./combine-load.js";
 import { measureCpuOfGroups } from "./cpu.js";
@@ -52,7 +59,6 @@ import {
 import { type PgRun, pgReport } from "./orders-postgres-report.js";
 import { runPaced } from "./paced-load.js";
 import { backendPids, createDatabase, settledCounts } from "./pg-database.js";
-import { type PgBouncer, startPgBouncer } from "./pgbouncer.js";
 import type { Phase, PhaseContext, PhaseReport } from "./phase.js";
 import { startVelvet, type VelvetServer } from "./velvet-process.js";
 
@@ -191,19 +197,21 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
 
     // Two more nodes on the same database through PgBouncer, for the held runs.
     let pooledSkipped: string | null = null;
-    bouncer = await startPgBouncer({ databaseUrl: url, poolSize: PGBOUNCER_POOL_SIZE });
+    bouncer = pgbouncerAvailable
+      ? await startPgBouncer({ server: url, poolSize: PGBOUNCER_POOL_SIZE, maxClients: 500 })
+      : null;
     if (bouncer === null) {
       pooledSkipped = "PgBouncer is not installed here (PGBOUNCER)";
     } else {
       context.log(
-        `  ${bouncer.version}, transaction mode, ${PGBOUNCER_POOL_SIZE} server connections`,
+        `  ${pgbouncerVersion()}, transaction mode, ${PGBOUNCER_POOL_SIZE} server connections`,
       );
       for (const name of ["pooled-1", "pooled-2"]) {
         pooledNodes.push(
           await startVelvet({
             dir: context.dir,
             env: { ...env, ...POOLED_ENV },
-            databaseUrl: bouncer.url,
+            databaseUrl: bouncer.url(new URL(url).pathname.slice(1)),
             account: first,
             name,
           }),
@@ -211,7 +219,8 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
       }
       groups["pooled-1"] = pidOf(pooledNodes[0]?.child.process.pid);
       groups["pooled-2"] = pidOf(pooledNodes[1]?.child.process.pid);
-      groups.pgbouncer = [bouncer.pid];
+      const pid = bouncer.pid();
+      groups.pgbouncer = pid === null ? [] : [pid];
     }
     const capped = capNodes([...nodes, ...pooledNodes]);
     const cappedSkipped =
@@ -258,7 +267,7 @@ async function measureAll(context: PhaseContext, url: string): Promise<PhaseRepo
       ...nodes.map((n) => n.stop()),
       ...pooledNodes.map((n) => n.stop()),
     ]);
-    await bouncer?.stop();
+    await bouncer?.close();
   }
 }
 

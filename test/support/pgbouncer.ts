@@ -10,7 +10,7 @@
  * When PgBouncer (or PostgreSQL) is missing the leg is skipped with a loud warning, except under
  * CI=true, where that is a failure (as PostgreSQL is in databases.ts).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -28,6 +28,11 @@ import { migratedTemplates, prepareTestDatabase } from "./template-databases.js"
 const BINARY = process.env.PGBOUNCER ?? "/usr/sbin/pgbouncer";
 
 export const pgbouncerAvailable = postgresEngine.available && fs.existsSync(BINARY);
+
+/** What the installed PgBouncer says it is ("PgBouncer 1.18.0"), for reports. */
+export function pgbouncerVersion(): string {
+  return execFileSync(BINARY, ["--version"], { encoding: "utf8" }).split("\n")[0] ?? "";
+}
 if (postgresEngine.available && !pgbouncerAvailable) {
   const message = `PgBouncer is not installed at ${BINARY}: the tests through a pooler cannot run.`;
   if (process.env.CI === "true") throw new Error(`${message} Under CI=true this is a failure.`);
