@@ -37,8 +37,9 @@ export interface ProviderSpendSummary {
  * The ledger's rows per account, month and provider (migration 0031). Every enrichment of an
  * account adds to its month's rows, and PostgreSQL keeps a row locked until the transaction that
  * added to it commits: with one row, the account's enrichments would store one at a time. Each
- * transaction takes the next shard, from a random start per process, so the few a process has
- * in flight (at most its pool's connections) never wait for each other's rows.
+ * transaction takes the next shard, from a random start per process, so a process's transactions
+ * in flight (at most its pool's connections) wait for each other's rows only when more than 16
+ * of them are.
  */
 export const SPEND_SHARDS = 16;
 let lastShard = Math.floor(Math.random() * SPEND_SHARDS);
