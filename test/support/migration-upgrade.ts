@@ -5,6 +5,7 @@
  */
 import type { Kysely } from "kysely";
 import { type Migration, Migrator } from "kysely/migration";
+import { afterAll, beforeAll } from "vitest";
 import { type Db, openDatabase } from "../../src/db/connect.js";
 import { migrateToLatest } from "../../src/db/migrate.js";
 import type { Database } from "../../src/db/schema.js";
@@ -33,6 +34,27 @@ export async function upgradeSeeded<S>(
     await database.drop();
     throw error;
   }
+}
+
+/**
+ * The same for a describe block of such a test: the database is upgraded before its tests and
+ * handed to `take` (the database and what `seed` returned), then closed and dropped after them.
+ */
+export function upgradeBeforeTests<S>(
+  engine: Engine,
+  before: Record<string, Migration>,
+  seed: (k: Kysely<Database>) => Promise<S>,
+  take: (upgraded: { db: Db; rows: S }) => void,
+): void {
+  let upgraded: { database: TestDatabase; db: Db; rows: S } | undefined;
+  beforeAll(async () => {
+    upgraded = await upgradeSeeded(engine, before, seed);
+    take(upgraded);
+  });
+  afterAll(async () => {
+    await upgraded?.db.close();
+    await upgraded?.database.drop();
+  });
 }
 
 /** The migrations that came before `name`: what a database upgraded to it already had. */

@@ -4,9 +4,9 @@
  * cleared, and the audit trail refuses UPDATE and DELETE.
  */
 import type { Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { upgradeSeeded } from "../../../test/support/migration-upgrade.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
+import { upgradeBeforeTests } from "../../../test/support/migration-upgrade.js";
 import { newId } from "../../lib/ids.js";
 import type { Db } from "../connect.js";
 import type { Database } from "../schema.js";
@@ -76,16 +76,12 @@ async function seed(k: Kysely<Database>) {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`migration 0009 on existing data (${engine.name})`, () => {
-    let database: TestDatabase;
     let db: Db;
     let rows: Awaited<ReturnType<typeof seed>>;
 
-    beforeAll(async () => {
-      ({ database, db, rows } = await upgradeSeeded(engine, BEFORE, seed));
-    });
-    afterAll(async () => {
-      await db?.close();
-      await database?.drop();
+    upgradeBeforeTests(engine, BEFORE, seed, (u) => {
+      db = u.db;
+      rows = u.rows;
     });
 
     it("keeps every charge, still one per customer, and lets the link be cleared", async () => {

@@ -4,12 +4,12 @@
  * (customer_id, counts) and the old one is gone, so the purchase count stays an index read.
  */
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
 import {
   migrationsBefore,
   seedAccountAndStore,
-  upgradeSeeded,
+  upgradeBeforeTests,
 } from "../../../test/support/migration-upgrade.js";
 import { newId } from "../../lib/ids.js";
 import type { Db } from "../connect.js";
@@ -55,16 +55,12 @@ async function seed(k: Kysely<Database>) {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`migration 0023 on existing orders (${engine.name})`, () => {
-    let database: TestDatabase;
     let db: Db;
     let rows: Awaited<ReturnType<typeof seed>>;
 
-    beforeAll(async () => {
-      ({ database, db, rows } = await upgradeSeeded(engine, BEFORE, seed));
-    });
-    afterAll(async () => {
-      await db?.close();
-      await database?.drop();
+    upgradeBeforeTests(engine, BEFORE, seed, (u) => {
+      db = u.db;
+      rows = u.rows;
     });
 
     it("keeps every existing order counting, with no status", async () => {

@@ -4,12 +4,12 @@
  * and no re-judge is recorded yet; the re-judge cursor table starts empty and takes one row.
  */
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
 import {
   migrationsBefore,
   seedAccountAndStore,
-  upgradeSeeded,
+  upgradeBeforeTests,
 } from "../../../test/support/migration-upgrade.js";
 import { newId } from "../../lib/ids.js";
 import type { Db } from "../connect.js";
@@ -64,16 +64,12 @@ for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(
     `migration 0025 on existing enrichments (${engine.name})`,
     () => {
-      let database: TestDatabase;
       let db: Db;
       let customers: Awaited<ReturnType<typeof seed>>;
 
-      beforeAll(async () => {
-        ({ database, db, rows: customers } = await upgradeSeeded(engine, BEFORE, seed));
-      });
-      afterAll(async () => {
-        await db?.close();
-        await database?.drop();
+      upgradeBeforeTests(engine, BEFORE, seed, (u) => {
+        db = u.db;
+        customers = u.rows;
       });
 
       const row = (id: string) =>

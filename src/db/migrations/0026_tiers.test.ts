@@ -2,9 +2,9 @@
  * Migration 0026 on a database that already holds an account, on both engines: the account
  * names no tiers (`[]`), a new account starts with none, and tiers written afterwards read back.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { upgradeSeeded } from "../../../test/support/migration-upgrade.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
+import { upgradeBeforeTests } from "../../../test/support/migration-upgrade.js";
 import { accountTiers } from "../../features/customers/account-tiers.js";
 import { storedTiers } from "../../features/customers/tiers.js";
 import { newId } from "../../lib/ids.js";
@@ -17,16 +17,13 @@ const BEFORE = Object.fromEntries(
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`migration 0026 on existing accounts (${engine.name})`, () => {
-    let database: TestDatabase;
     let db: Db;
     let existing: string;
 
-    beforeAll(async () => {
-      ({
-        database,
-        db,
-        rows: existing,
-      } = await upgradeSeeded(engine, BEFORE, async (k) => {
+    upgradeBeforeTests(
+      engine,
+      BEFORE,
+      async (k) => {
         const id = newId();
         await k
           .insertInto("accounts")
@@ -37,12 +34,12 @@ for (const engine of ENGINES) {
           })
           .execute();
         return id;
-      }));
-    });
-    afterAll(async () => {
-      await db?.close();
-      await database?.drop();
-    });
+      },
+      (u) => {
+        db = u.db;
+        existing = u.rows;
+      },
+    );
 
     it("gives every existing account no tiers, and a new one none either", async () => {
       const row = await db.kysely

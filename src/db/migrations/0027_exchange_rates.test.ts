@@ -5,12 +5,12 @@
  */
 import { type Kysely, sql } from "kysely";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
 import {
   migrationsBefore,
   seedAccountAndStore,
-  upgradeSeeded,
+  upgradeBeforeTests,
 } from "../../../test/support/migration-upgrade.js";
 import { readUsdQuote, toUsdCents } from "../../features/exchange-rates/usd-conversion.js";
 import { newId } from "../../lib/ids.js";
@@ -44,15 +44,10 @@ async function seed(k: Kysely<Database>) {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`migration 0027 on existing orders (${engine.name})`, () => {
-    let database: TestDatabase;
     let db: Db;
 
-    beforeAll(async () => {
-      ({ database, db } = await upgradeSeeded(engine, BEFORE, seed));
-    });
-    afterAll(async () => {
-      await db?.close();
-      await database?.drop();
+    upgradeBeforeTests(engine, BEFORE, seed, (u) => {
+      db = u.db;
     });
 
     it("adds an empty rates table and leaves the orders as they were", async () => {

@@ -3,12 +3,12 @@
  * engines: those rows are untouched, `shared_limits` starts empty, and the first lease on the
  * upgraded database writes its row.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
 import {
   migrationsBefore,
   seedAccountAndStore,
-  upgradeSeeded,
+  upgradeBeforeTests,
 } from "../../../test/support/migration-upgrade.js";
 import { takeWindowLease } from "../../features/shared-limits/shared-limits-table.js";
 import { newId } from "../../lib/ids.js";
@@ -21,19 +21,17 @@ for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(
     `migration 0028 on an existing database (${engine.name})`,
     () => {
-      let database: TestDatabase;
       let db: Db;
       const ids = { accountId: newId(), storeId: newId() };
 
-      beforeAll(async () => {
-        ({ database, db } = await upgradeSeeded(engine, BEFORE, (k) =>
-          seedAccountAndStore(k, ids, Date.now()),
-        ));
-      });
-      afterAll(async () => {
-        await db?.close();
-        await database?.drop();
-      });
+      upgradeBeforeTests(
+        engine,
+        BEFORE,
+        (k) => seedAccountAndStore(k, ids, Date.now()),
+        (u) => {
+          db = u.db;
+        },
+      );
 
       it("adds an empty shared_limits table and leaves the account as it was", async () => {
         expect(await db.kysely.selectFrom("shared_limits").selectAll().execute()).toEqual([]);

@@ -4,9 +4,9 @@
  * table carries its autovacuum settings.
  */
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
-import { migrationsBefore, upgradeSeeded } from "../../../test/support/migration-upgrade.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
+import { migrationsBefore, upgradeBeforeTests } from "../../../test/support/migration-upgrade.js";
 import { claimJobs } from "../../jobs/claim-jobs.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import type { Db } from "../connect.js";
@@ -29,15 +29,10 @@ async function seed(k: Kysely<Database>) {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`migration 0029 on existing jobs (${engine.name})`, () => {
-    let database: TestDatabase;
     let db: Db;
 
-    beforeAll(async () => {
-      ({ database, db } = await upgradeSeeded(engine, BEFORE, seed));
-    });
-    afterAll(async () => {
-      await db?.close();
-      await database?.drop();
+    upgradeBeforeTests(engine, BEFORE, seed, (u) => {
+      db = u.db;
     });
 
     it("leaves existing jobs untagged in the shared queue, claimed by run_at before new tagged ones", async () => {

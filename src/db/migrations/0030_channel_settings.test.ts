@@ -5,12 +5,12 @@
  * source the migration never listed.
  */
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
 import {
   migrationsBefore,
   seedAccountAndStore,
-  upgradeSeeded,
+  upgradeBeforeTests,
 } from "../../../test/support/migration-upgrade.js";
 import { newId } from "../../lib/ids.js";
 import type { Db } from "../connect.js";
@@ -44,16 +44,12 @@ for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(
     `migration 0030 on accounts with alert settings (${engine.name})`,
     () => {
-      let database: TestDatabase;
       let db: Db;
       let rows: Awaited<ReturnType<typeof seed>>;
 
-      beforeAll(async () => {
-        ({ database, db, rows } = await upgradeSeeded(engine, BEFORE, seed));
-      });
-      afterAll(async () => {
-        await db?.close();
-        await database?.drop();
+      upgradeBeforeTests(engine, BEFORE, seed, (u) => {
+        db = u.db;
+        rows = u.rows;
       });
 
       it("moves each account's values to channel_settings as they were stored", async () => {

@@ -6,12 +6,12 @@
  * spend from before it.
  */
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
 import {
   migrationsBefore,
   seedAccountAndStore,
-  upgradeSeeded,
+  upgradeBeforeTests,
 } from "../../../test/support/migration-upgrade.js";
 import { getBudgetStatus, reserveBudget } from "../../features/billing/monthly-budget.js";
 import { newId } from "../../lib/ids.js";
@@ -45,16 +45,12 @@ async function seed(k: Kysely<Database>) {
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`migration 0031 on existing spend (${engine.name})`, () => {
-    let database: TestDatabase;
     let db: Db;
     let accountId: string;
 
-    beforeAll(async () => {
-      ({ database, db, rows: accountId } = await upgradeSeeded(engine, BEFORE, seed));
-    });
-    afterAll(async () => {
-      await db?.close();
-      await database?.drop();
+    upgradeBeforeTests(engine, BEFORE, seed, (u) => {
+      db = u.db;
+      accountId = u.rows;
     });
 
     it("reads the month's spend from the ledger and keeps what is reserved", async () => {

@@ -4,12 +4,12 @@
  * one value per account and key, only for an account that exists.
  */
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES, type TestDatabase } from "../../../test/support/databases.js";
+import { describe, expect, it } from "vitest";
+import { ENGINES } from "../../../test/support/databases.js";
 import {
   migrationsBefore,
   seedAccountAndStore,
-  upgradeSeeded,
+  upgradeBeforeTests,
 } from "../../../test/support/migration-upgrade.js";
 import { newId } from "../../lib/ids.js";
 import type { Db } from "../connect.js";
@@ -31,16 +31,12 @@ for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(
     `migration 0032 on accounts with settings (${engine.name})`,
     () => {
-      let database: TestDatabase;
       let db: Db;
       let accountId: string;
 
-      beforeAll(async () => {
-        ({ database, db, rows: accountId } = await upgradeSeeded(engine, BEFORE, seed));
-      });
-      afterAll(async () => {
-        await db?.close();
-        await database?.drop();
+      upgradeBeforeTests(engine, BEFORE, seed, (u) => {
+        db = u.db;
+        accountId = u.rows;
       });
 
       it("keeps the settings in their columns and adds no row", async () => {
