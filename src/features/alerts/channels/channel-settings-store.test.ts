@@ -45,7 +45,8 @@ for (const engine of ENGINES) {
         .execute();
     }
 
-    it("seals a secret with the key, opens it on read, and stores the rest as typed", async () => {
+    /** A new account with both settings written by a process that has the key. */
+    async function accountWithBoth(): Promise<string> {
       const id = await newAccount();
       await writeChannelValues(
         db.kysely,
@@ -53,6 +54,11 @@ for (const engine of ENGINES) {
         { slack_webhook_url: WEBHOOK, alert_emails: "team@acme.com" },
         KEY,
       );
+      return id;
+    }
+
+    it("seals a secret with the key, opens it on read, and stores the rest as typed", async () => {
+      const id = await accountWithBoth();
       const stored = await rows(id);
       expect(stored[0]).toEqual({ channel: "email", name: "alert_emails", value: "team@acme.com" });
       expect(stored[1]?.value).toMatch(/^v1:/);
@@ -94,13 +100,7 @@ for (const engine of ENGINES) {
     });
 
     it("reads one channel's settings, or leaves out a secret it cannot open when asked", async () => {
-      const id = await newAccount();
-      await writeChannelValues(
-        db.kysely,
-        id,
-        { slack_webhook_url: WEBHOOK, alert_emails: "team@acme.com" },
-        KEY,
-      );
+      const id = await accountWithBoth();
       expect(await readChannelValues(db.kysely, id, null, { channel: "email" })).toEqual({
         alert_emails: "team@acme.com",
       });
@@ -115,13 +115,7 @@ for (const engine of ENGINES) {
     });
 
     it("removes a setting written empty, leaves the others, and clears all at closing", async () => {
-      const id = await newAccount();
-      await writeChannelValues(
-        db.kysely,
-        id,
-        { slack_webhook_url: WEBHOOK, alert_emails: "team@acme.com" },
-        KEY,
-      );
+      const id = await accountWithBoth();
       await writeChannelValues(db.kysely, id, { slack_webhook_url: null }, KEY);
       expect(await readChannelValues(db.kysely, id, KEY)).toEqual({
         alert_emails: "team@acme.com",
