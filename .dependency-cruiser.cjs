@@ -4,6 +4,10 @@
  *
  *   lib → config → db → jobs → deps.ts → features (in FEATURE_ORDER) → app-deps.ts, http
  *   → cli → tasks.ts, main.ts
+ *
+ * One part of a feature sits below config.ts: the enrichment providers' registry and the
+ * providers it lists (features/enrichment/providers/), because config.ts reads the variables
+ * each provider declares; they reach nothing above lib/ (providers-below-config).
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -80,10 +84,22 @@ module.exports = {
     ),
     forbid(
       "config-above-lib-only",
-      "config.ts reads the environment; it needs lib/ at most.",
+      "config.ts reads the environment; it needs lib/ and the enrichment providers' declarations (whose variables it reads) at most.",
       "^src/config\\.ts$",
-      "^src/(db|jobs|features|http|cli)/|^src/(main|deps|app-deps|tasks)\\.ts$",
+      "^src/(db|jobs|http|cli)/|^src/features/(?!enrichment/providers/provider-settings\\.ts$)|^src/(main|deps|app-deps|tasks)\\.ts$",
     ),
+    {
+      name: "providers-below-config",
+      comment:
+        "What config.ts reaches (the provider registry, each provider's declaration and adapter) stays in lib/ and features/enrichment/providers/: a provider is a client of an outside service, nothing more.",
+      severity: "error",
+      from: { path: "^src/config\\.ts$" },
+      to: {
+        path: "^src/(db|jobs|http|cli)/|^src/features/(?!enrichment/providers/)|^src/(main|deps|app-deps|tasks)\\.ts$",
+        pathNot: "\\.test\\.ts$",
+        reachable: true,
+      },
+    },
     forbid(
       "db-below-jobs",
       "db/ knows tables and drivers, not jobs, features or transports.",

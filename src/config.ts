@@ -5,20 +5,14 @@
 import { z } from "zod";
 import { ConfigError } from "./config-error.js";
 import { type DatabaseTarget, databaseTargetFromUrl } from "./database-target.js";
-import {
-  destinationBaseUrls,
-  destinationBaseUrlVariables,
-  type KindWithBaseUrl,
-} from "./destination-base-urls.js";
 import { boolish, decimalUsd } from "./env-values.js";
-import { versionReleasedAt } from "./lib/api-version-lifecycle.js";
-import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
-import type { ProviderName } from "./provider-registry.js";
 import {
   allProviderSettings,
-  type ProviderSettings,
+  type ProviderSettingsByName,
   providerVariables,
-} from "./provider-settings.js";
+} from "./features/enrichment/providers/provider-settings.js";
+import { versionReleasedAt } from "./lib/api-version-lifecycle.js";
+import { parseTrustProxy, type TrustProxy } from "./parse-trust-proxy.js";
 
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -59,14 +53,10 @@ const ConfigSchema = z.object({
   PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   CIRCUIT_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   CIRCUIT_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
-  // Each declared provider's <PREFIX>_API_KEY, _BASE_URL, _RATE_LIMIT_PER_MIN and _PRICE_USD,
-  // and _ENABLED for one a flag turns on (provider-registry.ts; docs/configuration.md gives the
-  // prices' sources).
+  // Each registered provider's <PREFIX>_API_KEY, _BASE_URL, _RATE_LIMIT_PER_MIN and _PRICE_USD,
+  // _ENABLED for one a flag turns on, and the variables of its own, as its declaration says
+  // (features/enrichment/providers/; docs/configuration.md gives the prices' sources).
   ...providerVariables(),
-  // PDL's match likelihood (1–10) below which an answer counts as no match (PDL advises ≥ 6).
-  PDL_MIN_LIKELIHOOD: z.coerce.number().int().min(1).max(10).default(6),
-  // The match confidence FullContact must reach (its `confidence`: LOW, MED, HIGH, MAX).
-  FULLCONTACT_CONFIDENCE: z.enum(["LOW", "MED", "HIGH", "MAX"]).default("HIGH"),
 
   // VIP alerts.
   SMTP_URL: z.string().url().optional(),
@@ -97,9 +87,6 @@ const ConfigSchema = z.object({
     .url()
     .default("https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"),
 
-  // Destinations: each kind's <KIND>_BASE_URL, where its platform is (destination-base-urls.ts;
-  // tests point them at fakes).
-  ...destinationBaseUrlVariables(),
   // The dated API versions Velvet speaks: Klaviyo's newest GA revision and Shopify's newest
   // stable Admin API version as of November 2026 (each platform's changelog).
   KLAVIYO_REVISION: z
@@ -118,6 +105,13 @@ const ConfigSchema = z.object({
 });
 
 export interface Config {
+  /**
+   * The environment as given, empty values left out. A destination kind declares its platform's
+   * address variable beside its driver (`baseUrl` in its declaration) and its driver reads it
+   * from here (features/destinations/platform-address.ts), checked when the drivers are built
+   * at start; every other variable is read and checked below.
+   */
+  env: Readonly<Record<string, string>>;
   port: number;
   host: string;
   database: DatabaseTarget;
@@ -156,10 +150,7 @@ export interface Config {
     concurrency: number;
     breakerFailures: number;
     breakerCooldownMs: number;
-  } & Record<ProviderName, ProviderSettings> & {
-      pdl: { minLikelihood: number };
-      fullcontact: { confidence: "LOW" | "MED" | "HIGH" | "MAX" };
-    };
+  } & ProviderSettingsByName;
   alerts: {
     smtpUrl: string | null;
     from: string;
@@ -175,8 +166,6 @@ export interface Config {
     shopifyApiVersion: string;
   };
   destinations: {
-    /** Each kind's platform address (destination-base-urls.ts), without a trailing slash. */
-    baseUrls: Record<KindWithBaseUrl, string>;
     /** The `revision` header of every Klaviyo request. */
     klaviyoRevision: string;
   };
@@ -198,8 +187,8 @@ export type SignupMode = "first-account" | "closed" | "open";
 export { ConfigError } from "./config-error.js";
 export type { DatabaseTarget, PoolerMode, PostgresTarget } from "./database-target.js";
 export { databaseTargetFromUrl, postgresSessionRules, sessionUrl } from "./database-target.js";
+export type { ProviderSettings } from "./features/enrichment/providers/provider-settings.js";
 export type { TrustProxy } from "./parse-trust-proxy.js";
-export type { ProviderSettings } from "./provider-settings.js";
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable (`PORT=` in an env file) means unset: without this, PORT= would coerce
@@ -219,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     "",
   );
   return {
+    env: Object.freeze(set) as Readonly<Record<string, string>>,
     port: e.PORT,
     host: e.HOST,
     database: databaseTargetFromUrl(e.DATABASE_URL, e.DATABASE_POOL_MAX, e.SQLITE_BUSY_TIMEOUT_MS, {
@@ -249,8 +239,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: e.CIRCUIT_BREAKER_FAILURES,
       breakerCooldownMs: e.CIRCUIT_BREAKER_COOLDOWN_MS,
       ...providers,
-      pdl: { ...providers.pdl, minLikelihood: e.PDL_MIN_LIKELIHOOD },
-      fullcontact: { ...providers.fullcontact, confidence: e.FULLCONTACT_CONFIDENCE },
     },
     alerts: {
       smtpUrl: e.SMTP_URL ?? null,
@@ -264,7 +252,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shopifyApiVersion: e.SHOPIFY_API_VERSION,
     },
     destinations: {
-      baseUrls: destinationBaseUrls(e),
       klaviyoRevision: e.KLAVIYO_REVISION,
     },
     exchangeRates: { refresh: e.ECB_RATES_REFRESH, url: e.ECB_RATES_URL },

@@ -58,6 +58,13 @@ export interface DestinationDeclaration {
    * printed by the CLI, never again; `targetName` names the target in the CLI's JSON.
    */
   reveals?: { name: string; label: string; keep: string; targetName: string };
+  /**
+   * For a kind that calls a platform at an address of its own: the variable naming the address
+   * (`<KIND>_BASE_URL`, so tests can point it at a fake) and the platform's address as its
+   * default. The driver is built with it (platform-address.ts); a bad URL stops the start,
+   * naming the variable.
+   */
+  baseUrl?: { env: string; default: string };
 }
 
 /** The CLI flag of a field: `--api-key` for `apiKey`, unless the field names its own. */

@@ -4,15 +4,16 @@
  * (for main.ts's registry). The record is keyed by DestinationKind, the names each driver adds
  * to DestinationKindNames (db/schema.ts), so a kind named there but not registered here, one
  * registered without its name, or one registered under another kind's declaration does not
- * compile; nor does a platform address (destination-base-urls.ts) declared for no kind.
+ * compile; nor does a driver built with a platform address its declaration does not name
+ * (platform-address.ts).
  */
 import type { Config } from "../../config.js";
 import type { DestinationKind } from "../../db/schema.js";
-import type { KindWithBaseUrl } from "../../destination-base-urls.js";
 import { shopifyAccess } from "../store-sync/connection-client.js";
 import type { DestinationDeclaration } from "./destination-declaration.js";
 import type { DestinationDriver } from "./destination-driver.js";
 import { KLAVIYO_DESTINATION, klaviyoDriver } from "./klaviyo/klaviyo-driver.js";
+import { platformAddress } from "./platform-address.js";
 import { SHOPIFY_DESTINATION, shopifyDriver } from "./shopify/shopify-driver.js";
 import { WEBHOOK_DESTINATION, webhookDriver } from "./webhook/webhook-driver.js";
 
@@ -30,7 +31,7 @@ const KINDS: { [K in DestinationKind]: DestinationKindEntry<K> } = {
     declaration: KLAVIYO_DESTINATION,
     driver: (config) =>
       klaviyoDriver({
-        baseUrl: config.destinations.baseUrls.klaviyo,
+        baseUrl: platformAddress(config, KLAVIYO_DESTINATION),
         revision: config.destinations.klaviyoRevision,
       }),
   },
@@ -39,11 +40,6 @@ const KINDS: { [K in DestinationKind]: DestinationKindEntry<K> } = {
     driver: (config) => shopifyDriver(shopifyAccess(config)),
   },
 };
-
-/** A compile error names an address declared for a name that is no kind. */
-type Missing<A, B> = Exclude<A, B> extends never ? true : Exclude<A, B>;
-const everyAddressHasItsKind: Missing<KindWithBaseUrl, DestinationKind> = true;
-void everyAddressHasItsKind;
 
 /** Every kind's declaration, in the order the dashboard and the CLI offer them. */
 export const DESTINATION_DECLARATIONS: readonly DestinationDeclaration[] = Object.values(KINDS).map(

@@ -9,9 +9,9 @@ import { waitFor } from "../../../test/support/job-deps.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
 import { enqueueJob } from "../../jobs/enqueue-job.js";
 import { newId } from "../../lib/ids.js";
-import { PROVIDER_NAMES } from "../../provider-registry.js";
 import { getCustomerReport } from "../customers/get-customer-report.js";
 import { ENRICH_CUSTOMER_TASK } from "./enqueue-enrichment.js";
+import { PROVIDER_NAMES } from "./providers/provider-registry.js";
 
 // Gravatar's default limit (16/min, its documented anonymous quota) would pace these tests.
 const FAST_RETRIES = {

@@ -11,8 +11,9 @@
  *   the larger one is the fresher crawl), and a missing handle or URL is filled from the others.
  * Empty means absent, null, a blank string, or a number that is not finite or is negative.
  */
-import { PROVIDER_NAMES } from "../../provider-registry.js";
+
 import type { ProfileFragment, ProviderName, SocialProfile } from "./providers/provider.js";
+import { PROVIDER_NAMES } from "./providers/provider-registry.js";
 
 type ScalarKey = Exclude<keyof ProfileFragment, "social">;
 

@@ -3,7 +3,8 @@
  * `env`, or a benchmark's child process). Options apply to every fake.
  */
 
-import { PROVIDER_NAMES, type ProviderName } from "../../../src/provider-registry.js";
+import type { ProviderName } from "../../../src/features/enrichment/providers/provider.js";
+import { PROVIDER_NAMES } from "../../../src/features/enrichment/providers/provider-registry.js";
 import { startFakeEnrichLayer } from "./fake-enrichlayer.js";
 import { startFakeFullContact } from "./fake-fullcontact.js";
 import { type GravatarQuota, startFakeGravatar } from "./fake-gravatar.js";

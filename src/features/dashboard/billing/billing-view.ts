@@ -1,8 +1,9 @@
 /** Settings → Billing: what was charged, by month and by day. */
-import { providerLabel } from "../../../provider-registry.js";
+
 import type { Usage } from "../../billing/get-usage.js";
 import type { BudgetStatus } from "../../billing/monthly-budget.js";
 import type { ProviderSpendSummary } from "../../billing/provider-spend.js";
+import { providerLabel } from "../../enrichment/providers/provider-registry.js";
 import { barChart } from "../html/bar-chart.js";
 import { pageHead } from "../html/components.js";
 import { formatCount, formatMoney, formatMonth } from "../html/format.js";

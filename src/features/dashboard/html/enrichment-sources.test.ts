@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PROVIDER_NAMES, PROVIDERS, turnOnSetting } from "../../../provider-registry.js";
+import {
+  PROVIDER_NAMES,
+  PROVIDERS,
+  turnOnSetting,
+} from "../../enrichment/providers/provider-registry.js";
 import { noProvidersNotice } from "./enrichment-sources.js";
 
 describe("the no-provider notice", () => {

@@ -4,7 +4,11 @@
  * full on Settings → System, which environment variables turn providers on and what each brings,
  * from each provider's declaration (provider-registry.ts).
  */
-import { PROVIDER_NAMES, PROVIDERS, turnOnSetting } from "../../../provider-registry.js";
+import {
+  PROVIDER_NAMES,
+  PROVIDERS,
+  turnOnSetting,
+} from "../../enrichment/providers/provider-registry.js";
 import { OFFLINE_FIRST_ORDER_EXAMPLE, OFFLINE_MAX_SCORE } from "../../enrichment/score/weights.js";
 import { html, type SafeHtml } from "./html.js";
 

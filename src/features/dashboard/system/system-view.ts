@@ -1,6 +1,7 @@
 /** Settings → System: the account's enrichments and alerts that gave up, each with Retry. */
-import { providerLabel } from "../../../provider-registry.js";
+
 import { CHANNEL_LABELS as CHANNEL_LABEL } from "../../alerts/channels/channel-registry.js";
+import { providerLabel } from "../../enrichment/providers/provider-registry.js";
 import { type Notice, notice, pageHead } from "../html/components.js";
 import { noProvidersNotice } from "../html/enrichment-sources.js";
 import { timeTag } from "../html/format.js";

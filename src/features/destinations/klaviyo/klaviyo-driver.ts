@@ -32,6 +32,8 @@ export const KLAVIYO_DESTINATION = {
   label: "Klaviyo",
   summary: "set Velvet's properties (VIP, score, reasons) on each customer's Klaviyo profile",
   events: ["customer.enriched", "customer.forgotten"],
+  // Klaviyo's API host (https://developers.klaviyo.com/en/reference/api_overview).
+  baseUrl: { env: "KLAVIYO_BASE_URL", default: "https://a.klaviyo.com" },
   fields: [
     {
       name: "apiKey",

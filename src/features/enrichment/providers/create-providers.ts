@@ -1,15 +1,14 @@
 /**
  * The network providers that are configured, each wrapped with its timeout, concurrency cap,
  * rate limit and circuit breaker. None is on by default: what turns each on is declared with it
- * (provider-registry.ts: its API key, or for Gravatar GRAVATAR_ENABLED=true or a key), and its
- * adapter is built as provider-adapters.ts says. Pure construction: nothing is sent until the
- * first lookup.
+ * (its declaration in `<name>.ts`: its API key, or for Gravatar GRAVATAR_ENABLED=true or a key),
+ * and so is how its adapter is built. Pure construction: nothing is sent until the first lookup.
  */
 import type { Config } from "../../../config.js";
-import { PROVIDER_NAMES } from "../../../provider-registry.js";
 import { createProviderHttp, type FetchLike } from "./http-call.js";
-import type { ProviderName } from "./provider.js";
-import { buildAdapter } from "./provider-adapters.js";
+import type { EnrichmentProvider, ProviderName } from "./provider.js";
+import type { AdapterCommon, ProviderDeclaration } from "./provider-declaration.js";
+import { PROVIDER_NAMES, PROVIDERS } from "./provider-registry.js";
 import {
   type ProviderLog,
   type ResilienceSettings,
@@ -54,4 +53,14 @@ export function createProviders(
       shared: deps.shared,
     }),
   );
+}
+
+/** A provider's adapter, built as its declaration says from its own settings. */
+function buildAdapter(
+  name: ProviderName,
+  settings: Config["enrichment"],
+  common: AdapterCommon,
+): EnrichmentProvider {
+  const declaration: ProviderDeclaration = PROVIDERS[name];
+  return declaration.adapter(settings[name], common);
 }

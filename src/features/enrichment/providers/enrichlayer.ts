@@ -24,6 +24,7 @@ import type {
   ProviderQuery,
   ProviderResult,
 } from "./provider.js";
+import { declareProvider, keyed } from "./provider-declaration.js";
 import { highestSeniority, seniorityFromTitle } from "./seniority.js";
 
 export interface EnrichLayerSettings {
@@ -155,4 +156,21 @@ function splitOccupation(occupation: string | undefined): { title?: string; comp
 function joinLocation(parts: ReadonlyArray<string | undefined>): string | undefined {
   const unique = [...new Set(parts.filter((p): p is string => p !== undefined))];
   return unique.length === 0 ? undefined : unique.join(", ");
+}
+
+/** EnrichLayer, as Velvet knows it (provider-registry.ts lists the declarations). */
+export const ENRICHLAYER_PROVIDER = declareProvider({
+  label: "EnrichLayer",
+  precedence: 2,
+  envPrefix: "ENRICHLAYER",
+  turnedOnBy: "key",
+  brings: "social profiles, job",
+  defaults: { baseUrl: "https://enrichlayer.com", ratePerMinute: 300, priceUsd: "0.30" },
+  adapter: (settings, common) => createEnrichLayerProvider({ ...common, ...keyed(settings) }),
+});
+
+declare module "./provider.js" {
+  interface ProviderNames {
+    enrichlayer: true;
+  }
 }

@@ -33,6 +33,7 @@ import type {
   ProviderQuery,
   ProviderResult,
 } from "./provider.js";
+import { declareProvider, keyed } from "./provider-declaration.js";
 import { lowerBound } from "./ranges.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import { seniorityFromTitle } from "./seniority.js";
@@ -170,4 +171,27 @@ export function fullContactFragment(person: FullContactPerson): ProfileFragment 
       social("linkedin", undefined, person.linkedin),
     ]),
   });
+}
+
+/** FullContact, as Velvet knows it (provider-registry.ts lists the declarations). */
+export const FULLCONTACT_PROVIDER = declareProvider({
+  label: "FullContact",
+  precedence: 3,
+  envPrefix: "FULLCONTACT",
+  turnedOnBy: "key",
+  brings: "income, net worth, home value",
+  defaults: { baseUrl: "https://api.fullcontact.com", ratePerMinute: 600, priceUsd: "0" },
+  ownVariables: {
+    // The match confidence FullContact must reach (its `confidence`: LOW, MED, HIGH, MAX).
+    FULLCONTACT_CONFIDENCE: z.enum(["LOW", "MED", "HIGH", "MAX"]).default("HIGH"),
+  },
+  own: (env) => ({ confidence: env.FULLCONTACT_CONFIDENCE as FullContactConfidence }),
+  adapter: (settings, common) =>
+    createFullContactProvider({ ...common, ...keyed(settings), confidence: settings.confidence }),
+});
+
+declare module "./provider.js" {
+  interface ProviderNames {
+    fullcontact: true;
+  }
 }

@@ -23,6 +23,7 @@ import type {
   ProviderQuery,
   ProviderResult,
 } from "./provider.js";
+import { declareProvider } from "./provider-declaration.js";
 import { seniorityFromTitle } from "./seniority.js";
 
 export interface GravatarSettings {
@@ -93,4 +94,40 @@ export function gravatarFragment(profile: GravatarProfile): ProfileFragment {
       social("gravatar", undefined, profile.profile_url),
     ]),
   });
+}
+
+/** Gravatar's default hourly quotas (https://docs.gravatar.com/rest-api, "Rate Limits"). */
+const GRAVATAR_QUOTA_PER_HOUR = { keyless: 100, keyed: 1_000 } as const;
+
+/**
+ * Gravatar's pace without GRAVATAR_RATE_LIMIT_PER_MIN: its hourly quota for the tier the key
+ * gives, paced evenly by the provider's token bucket (a request every 36 s without a key, every
+ * 3.6 s with one), so no hour holds more than Gravatar allows.
+ */
+export function gravatarQuotaPerMinute(apiKey: string | undefined): number {
+  const hasKey = (apiKey ?? "").trim() !== "";
+  return (hasKey ? GRAVATAR_QUOTA_PER_HOUR.keyed : GRAVATAR_QUOTA_PER_HOUR.keyless) / 60;
+}
+
+/** Gravatar, as Velvet knows it (provider-registry.ts lists the declarations). */
+export const GRAVATAR_PROVIDER = declareProvider({
+  label: "Gravatar",
+  precedence: 4,
+  envPrefix: "GRAVATAR",
+  turnedOnBy: "flag",
+  brings:
+    "public profile and linked social accounts, free of charge; it sends Gravatar the SHA-256 hash of each new customer's e-mail address, never the address itself",
+  defaults: {
+    baseUrl: "https://api.gravatar.com",
+    ratePerMinute: gravatarQuotaPerMinute,
+    priceUsd: "0",
+  },
+  adapter: (settings, common) =>
+    createGravatarProvider({ ...common, apiKey: settings.apiKey, baseUrl: settings.baseUrl }),
+});
+
+declare module "./provider.js" {
+  interface ProviderNames {
+    gravatar: true;
+  }
 }

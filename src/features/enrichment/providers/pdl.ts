@@ -37,6 +37,7 @@ import type {
   ProviderQuery,
   ProviderResult,
 } from "./provider.js";
+import { declareProvider, keyed } from "./provider-declaration.js";
 import { lowerBound } from "./ranges.js";
 import { highestSeniority, seniorityFromPdlLevels, seniorityFromTitle } from "./seniority.js";
 
@@ -143,4 +144,27 @@ export function pdlFragment(person: PdlPerson): ProfileFragment {
       social("facebook", person.facebook_username, person.facebook_url),
     ]),
   });
+}
+
+/** People Data Labs, as Velvet knows it (provider-registry.ts lists the declarations). */
+export const PDL_PROVIDER = declareProvider({
+  label: "People Data Labs",
+  precedence: 1,
+  envPrefix: "PDL",
+  turnedOnBy: "key",
+  brings: "job, seniority, company",
+  defaults: { baseUrl: "https://api.peopledatalabs.com", ratePerMinute: 100, priceUsd: "0.28" },
+  ownVariables: {
+    // PDL's match likelihood (1–10) below which an answer counts as no match (PDL advises ≥ 6).
+    PDL_MIN_LIKELIHOOD: z.coerce.number().int().min(1).max(10).default(6),
+  },
+  own: (env) => ({ minLikelihood: env.PDL_MIN_LIKELIHOOD as number }),
+  adapter: (settings, common) =>
+    createPdlProvider({ ...common, ...keyed(settings), minLikelihood: settings.minLikelihood }),
+});
+
+declare module "./provider.js" {
+  interface ProviderNames {
+    pdl: true;
+  }
 }

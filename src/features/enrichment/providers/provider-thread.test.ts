@@ -11,8 +11,8 @@ import {
   startFakeProviders,
 } from "../../../../test/fakes/providers/index.js";
 import { loadConfig } from "../../../config.js";
-import { PROVIDER_NAMES } from "../../../provider-registry.js";
 import { createProviders } from "./create-providers.js";
+import { PROVIDER_NAMES } from "./provider-registry.js";
 import { createThreadedProviders, type ThreadedProviders } from "./provider-thread.js";
 
 const query = providerQuery("jane.doe@example.com");

@@ -3,10 +3,16 @@
  * failure: it returns a result value, and `transient` carries whether and when to retry.
  */
 
-/** A declared provider (provider-registry.ts: its label, precedence and variables). */
-export type { ProviderName } from "../../../provider-registry.js";
+/**
+ * The names of the providers: each provider's file adds its own by declaration merging
+ * (`declare module "./provider.js" { interface ProviderNames { pdl: true } }`), and the
+ * registry (provider-registry.ts) must hold a declaration for each.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging, one name per provider.
+export interface ProviderNames {}
 
-import type { ProviderName } from "../../../provider-registry.js";
+/** A provider's name, as stored with its answers. */
+export type ProviderName = keyof ProviderNames & string;
 
 export interface ProviderQuery {
   email: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
+import { loadConfig } from "../../../config.js";
 import { PROVIDER_NAMES, PROVIDERS, providerLabel, turnOnSetting } from "./provider-registry.js";
 
 describe("the provider registry", () => {
@@ -42,6 +42,16 @@ describe("the provider registry", () => {
     // A flag belongs to a provider that answers without a key; the others have none.
     expect(on({ PDL_ENABLED: "true" })).toEqual([]);
     expect(() => loadConfig({ GRAVATAR_ENABLED: "maybe" })).toThrow("GRAVATAR_ENABLED");
+  });
+
+  it("reads the variables a provider declares as its own into its settings, checked", () => {
+    expect(loadConfig({}).enrichment.pdl.minLikelihood).toBe(6);
+    expect(loadConfig({}).enrichment.fullcontact.confidence).toBe("HIGH");
+    const config = loadConfig({ PDL_MIN_LIKELIHOOD: "8", FULLCONTACT_CONFIDENCE: "MAX" });
+    expect(config.enrichment.pdl.minLikelihood).toBe(8);
+    expect(config.enrichment.fullcontact.confidence).toBe("MAX");
+    expect(() => loadConfig({ PDL_MIN_LIKELIHOOD: "11" })).toThrow("PDL_MIN_LIKELIHOOD");
+    expect(() => loadConfig({ FULLCONTACT_CONFIDENCE: "SURE" })).toThrow("FULLCONTACT_CONFIDENCE");
   });
 
   it("labels a stored name as its provider spells it, an unknown one as itself", () => {

@@ -1,24 +1,20 @@
 /**
- * An enrichment provider's settings as config.ts reads them from the environment: its key, its
- * address, its pace and its price, under the variable prefix its declaration names
- * (provider-registry.ts), with the declaration's defaults.
+ * Each registered provider's settings as config.ts reads them from the environment: its key,
+ * its address, its pace and its price, under the variable prefix its declaration names
+ * (provider-declaration.ts), with the declaration's defaults, and any variable of its own.
  */
 import { z } from "zod";
-import { boolish, decimalUsd } from "./env-values.js";
-import { PROVIDERS, type ProviderDeclaration, type ProviderName } from "./provider-registry.js";
+import { boolish, decimalUsd } from "../../../env-values.js";
+import type { ProviderName } from "./provider.js";
+import type { ProviderDeclaration, ProviderSettings, SettingsOf } from "./provider-declaration.js";
+import { PROVIDERS } from "./provider-registry.js";
 
-export interface ProviderSettings {
-  /** On: its key is set, or, for a provider a flag turns on, `<PREFIX>_ENABLED` or a key. */
-  enabled: boolean;
-  apiKey: string | null;
-  baseUrl: string;
-  /** Requests a minute, paced by a token bucket; a fraction for an hourly quota (Gravatar's). */
-  ratePerMinute: number;
-  /** What the provider bills per answered lookup, a decimal string in USD. */
-  priceUsd: string;
-}
+export type { ProviderSettings } from "./provider-declaration.js";
 
-/** The four variables of one provider, as config.ts's schema checks them. */
+/** Every provider's settings, by name: the shared ones and each provider's own. */
+export type ProviderSettingsByName = { [N in ProviderName]: SettingsOf<(typeof PROVIDERS)[N]> };
+
+/** The variables of one provider, as config.ts's schema checks them. */
 function variablesOf(declaration: ProviderDeclaration) {
   const p = declaration.envPrefix;
   return {
@@ -28,12 +24,14 @@ function variablesOf(declaration: ProviderDeclaration) {
     [`${p}_RATE_LIMIT_PER_MIN`]: z.coerce.number().int().min(1).optional(),
     [`${p}_PRICE_USD`]: decimalUsd.default(declaration.defaults.priceUsd),
     ...(declaration.turnedOnBy === "flag" ? { [`${p}_ENABLED`]: boolish.default(false) } : {}),
+    ...declaration.ownVariables,
   };
 }
 
-/** Every declared provider's variables, for config.ts's schema. */
+/** Every registered provider's variables, for config.ts's schema. */
 export function providerVariables(): Record<string, z.ZodType> {
-  return Object.assign({}, ...Object.values(PROVIDERS).map(variablesOf));
+  const declared: readonly ProviderDeclaration[] = Object.values(PROVIDERS);
+  return Object.assign({}, ...declared.map(variablesOf));
 }
 
 /** One provider's settings from the checked environment (its variables passed the schema). */
@@ -53,13 +51,13 @@ export function providerSettings(
     baseUrl: (env[`${p}_BASE_URL`] as string).replace(/\/+$/, ""),
     ratePerMinute: configured ?? (typeof pace === "number" ? pace : pace(apiKey)),
     priceUsd: env[`${p}_PRICE_USD`] as string,
+    ...declaration.own?.(env),
   };
 }
 
-/** Every declared provider's settings. */
-export function allProviderSettings(
-  env: Record<string, unknown>,
-): Record<ProviderName, ProviderSettings> {
-  const entries = Object.entries(PROVIDERS).map(([name, d]) => [name, providerSettings(env, d)]);
-  return Object.fromEntries(entries) as Record<ProviderName, ProviderSettings>;
+/** Every registered provider's settings. */
+export function allProviderSettings(env: Record<string, unknown>): ProviderSettingsByName {
+  const declared: Array<[string, ProviderDeclaration]> = Object.entries(PROVIDERS);
+  const entries = declared.map(([name, d]) => [name, providerSettings(env, d)]);
+  return Object.fromEntries(entries) as ProviderSettingsByName;
 }
