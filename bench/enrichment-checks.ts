@@ -2,6 +2,7 @@
  * The enrichment benchmark's verdicts: its three targets (docs/performance.md, Enrichment), and the
  * correctness of every run (a fast wrong result is not a result).
  */
+import { PROVIDER_NAMES } from "../src/features/enrichment/providers/provider-registry.js";
 import type { EnrichmentRun } from "./enrichment-run.js";
 import {
   MAX_MEDIAN_TO_RESULT_MS,
@@ -10,7 +11,8 @@ import {
 } from "./enrichment-settings.js";
 import type { Target } from "./phase.js";
 
-const PROVIDERS = 4;
+/** Every registered provider answers each customer (the fakes are all on). */
+const PROVIDERS = PROVIDER_NAMES.length;
 
 /** What is wrong with a run's answers and rows; empty when nothing is. */
 export function problemsOf(run: EnrichmentRun): string[] {

@@ -4,6 +4,10 @@
  * provider, 16 to 600 calls per minute) are sized for real providers' plans, not for 100 new
  * customers a second.
  */
+import {
+  PROVIDER_NAMES,
+  PROVIDERS,
+} from "../src/features/enrichment/providers/provider-registry.js";
 
 /** The enrichment phase's targets (docs/performance.md, Enrichment). */
 export const MIN_ENRICHMENTS_PER_SEC = 100;
@@ -23,10 +27,13 @@ export const VELVET_SETTINGS: Record<string, string> = {
   WORKER_CONCURRENCY: "800",
   PROVIDER_CONCURRENCY: "800",
   PROVIDER_TIMEOUT_MS: "10000",
-  PDL_RATE_LIMIT_PER_MIN: PROVIDER_RATE,
-  ENRICHLAYER_RATE_LIMIT_PER_MIN: PROVIDER_RATE,
-  FULLCONTACT_RATE_LIMIT_PER_MIN: PROVIDER_RATE,
-  GRAVATAR_RATE_LIMIT_PER_MIN: PROVIDER_RATE,
+  // Every registered provider, unthrottled.
+  ...Object.fromEntries(
+    PROVIDER_NAMES.map((name) => [
+      `${PROVIDERS[name].envPrefix}_RATE_LIMIT_PER_MIN`,
+      PROVIDER_RATE,
+    ]),
+  ),
 };
 
 function envNumber(name: string, fallback: number): number {

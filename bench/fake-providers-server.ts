@@ -6,6 +6,8 @@
  * fakes, once they listen. Run alone:
  *   BENCH_FAKE_DELAY_MS=2000-5000 node --import tsx bench/fake-providers-server.ts
  */
+
+import { PROVIDER_NAMES } from "../src/features/enrichment/providers/provider-registry.js";
 import type { Behaviour, Delay } from "../test/fakes/providers/index.js";
 import { startFakeProviders } from "../test/fakes/providers/index.js";
 import { runUntilParentGoes } from "./fake-process.js";
@@ -36,9 +38,7 @@ process.stdout.write(`${JSON.stringify(fakes.env)}\n`);
 
 runUntilParentGoes({
   report: () => {
-    const { pdl, enrichlayer, fullcontact, gravatar } = fakes;
-    const counts = { pdl, enrichlayer, fullcontact, gravatar };
-    const answered = Object.entries(counts).map(([name, f]) => `${name} ${f.requestCount()}`);
+    const answered = PROVIDER_NAMES.map((name) => `${name} ${fakes[name].requestCount()}`);
     return `fake providers: requests received: ${answered.join(", ")}`;
   },
   close: () => fakes.close(),

@@ -64,7 +64,7 @@ const COLUMNS = [
   "confidence",
 ] as const;
 
-/** One prepared statement per number of answers (one to four providers). */
+/** One prepared statement per number of answers (one per provider asked, at most every provider). */
 const upserts = new Map<number, PreparedQuery<Record<string, unknown>, unknown>>();
 
 function upsertResults(rows: number): PreparedQuery<Record<string, unknown>, unknown> {

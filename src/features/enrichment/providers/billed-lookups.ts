@@ -1,5 +1,5 @@
 /**
- * Which lookups a provider bills, as each one bills. All four bill an answered lookup (HTTP
+ * Which lookups a provider bills, as each one bills. Each bills an answered lookup (HTTP
  * 200) and nothing else:
  * - PDL: one credit per 200; a 404 (no match) and every error are free;
  * - EnrichLayer: credits when the API returns a 2xx; 404 and 5xx are free. A 200 with no

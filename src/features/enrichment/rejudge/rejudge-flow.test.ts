@@ -34,6 +34,7 @@ import { updateAccount } from "../../accounts/update-account.js";
 import { createAlertDelivery } from "../../alerts/alert-deps.js";
 import { systemActor } from "../../audit/audit-actor.js";
 import { addDestination } from "../../destinations/add-destination.js";
+import { PROVIDER_NAMES } from "../providers/provider-registry.js";
 
 const HOUR = 60 * 60 * 1000;
 const TOTAL = "143.80";
@@ -130,8 +131,9 @@ for (const engine of ENGINES) {
     it("a regular becomes a VIP as orders add up, stops being one when orders are cancelled, and is alerted once", async () => {
       const email = `lena.park.${engine.name}@gmail.com`;
       fakes.pdl.setBehaviour(email, { kind: "match", person: MANAGER });
-      for (const f of [fakes.enrichlayer, fakes.fullcontact, fakes.gravatar]) {
-        f.setBehaviour(email, { kind: "not_found" });
+      // Every other provider knows nothing of her: her first score is PDL's manager alone.
+      for (const name of PROVIDER_NAMES.filter((n) => n !== "pdl")) {
+        fakes[name].setBehaviour(email, { kind: "not_found" });
       }
       // The last five orders are also in the WooCommerce store, where they will be cancelled.
       const inStore: WooOrderJson[] = Array.from({ length: CANCELLED }, () =>
