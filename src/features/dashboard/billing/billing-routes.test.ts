@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpBrowser } from "../../../../test/browser/http-browser.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { signInNewAccount } from "../../../../test/support/sign-in.js";
+import { addMember } from "../../../../test/support/team.js";
 import { startTestApp, type TestApp } from "../../../../test/support/test-app.js";
+import { readAccountSettings } from "../../accounts/settings/read-account-settings.js";
+import { mayChange, pageSettings } from "../settings/setting-fields.js";
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`Settings → Billing on ${engine.name}`, () => {
@@ -10,11 +13,13 @@ for (const engine of ENGINES) {
     const clock = { now: () => t };
     let app: TestApp;
     let browser: HttpBrowser;
+    let accountId: string;
 
     beforeAll(async () => {
       app = await startTestApp(engine, { clock, env: { ENRICHMENT_PRICE_USD: "0.05" } });
       const signed = await signInNewAccount(app);
       browser = signed.browser;
+      accountId = signed.accountId;
       const other = await app.createAccount();
       const at = async (ms: number, key: string, email: string) => {
         t = ms;
@@ -119,6 +124,77 @@ for (const engine of ENGINES) {
       const { html } = await fresh.page("/settings/billing");
       expect(html).toContain("No enrichments yet this month");
       expect(html).toContain("$0.00");
+    });
+    // From the declarations: a setting declared for the page needs nothing here to get its field.
+    it("gives each setting declared for the page its field, in order, to the roles that may change it", async () => {
+      const declared = pageSettings("billing");
+      expect(declared.length).toBeGreaterThan(0);
+      const fieldOf = (name: string) => new RegExp(`<(input|textarea)[^>]* name="${name}"`);
+      const owner = (await browser.page("/settings/billing")).html;
+      expect(owner).toContain('<form method="post" action="/settings/billing" novalidate>');
+      const at = declared.map(({ form }) => {
+        expect(owner).toContain(`<h2 id="${form.name}-title">${form.title}</h2>`);
+        expect(owner).toMatch(fieldOf(form.name));
+        return owner.search(fieldOf(form.name));
+      });
+      expect(at).toEqual([...at].sort((a, b) => a - b));
+      for (const role of ["admin", "member"] as const) {
+        const { browser: colleague } = await addMember(app.url, browser, role);
+        const html = (await colleague.page("/settings/billing")).html;
+        for (const { key, form } of declared) {
+          expect(html).toContain(`<h2 id="${form.name}-title">${form.title}</h2>`);
+          if (mayChange(role, key)) expect(html).toMatch(fieldOf(form.name));
+          else {
+            expect(html).not.toMatch(fieldOf(form.name));
+            expect(html).toContain(`${form.label}: `);
+          }
+        }
+        if (role === "member") expect(html).not.toContain('action="/settings/billing"');
+      }
+    });
+
+    it("saves the budget by its rule, refuses a wrong one under its field, and lets only owners", async () => {
+      const budget = async () =>
+        (await readAccountSettings(app.deps.db.kysely, accountId))?.monthlyBudgetUsd;
+      const refused = await browser.submit("/settings/billing", "/settings/billing", {
+        budget: "ten dollars",
+      });
+      expect(refused.status).toBe(400);
+      const shown = await refused.text();
+      expect(shown).toContain(
+        '<div class="error-text" id="f-budget-error">Enter a monthly budget is an amount in USD such as 50 or 49.99.</div>',
+      );
+      expect(shown).toMatch(/name="budget"[^>]* value="ten dollars"/);
+      expect(shown).toContain("Nothing was saved");
+      expect(await budget()).toBeNull();
+
+      const saved = await browser.submit("/settings/billing", "/settings/billing", {
+        budget: "$12.50",
+      });
+      expect(saved.headers.get("location")).toBe("/settings/billing");
+      expect(await budget()).toBe("12.50");
+      const events = await app.deps.db.kysely
+        .selectFrom("audit_events")
+        .select("details")
+        .where("account_id", "=", accountId)
+        .where("action", "=", "monthly_budget.changed")
+        .execute();
+      expect(events.map((e) => JSON.parse(e.details ?? "null"))).toEqual([
+        { from: null, to: "12.50" },
+      ]);
+      const page = (await browser.page("/settings/billing")).html;
+      expect(page).toContain("of $12.50 spent this month");
+      expect(page).toMatch(/name="budget"[^>]* value="12.50"/);
+      expect(page).not.toContain("f-budget-error");
+
+      // A form without the field leaves the budget as it is.
+      await browser.submit("/settings/billing", "/settings/billing", {});
+      expect(await budget()).toBe("12.50");
+
+      const { browser: admin } = await addMember(app.url, browser, "admin");
+      const denied = await admin.submit("/settings/billing", "/settings/billing", { budget: "1" });
+      expect(denied.status).toBe(403);
+      expect(await budget()).toBe("12.50");
     });
   });
 }

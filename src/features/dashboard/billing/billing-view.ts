@@ -1,4 +1,4 @@
-/** Settings → Billing: what was charged, by month and by day. */
+/** Settings → Billing: what was charged, by month and by day, and the settings declared for the page. */
 
 import type { Usage } from "../../billing/get-usage.js";
 import type { BudgetStatus } from "../../billing/monthly-budget.js";
@@ -10,7 +10,9 @@ import { formatCount, formatMoney, formatMonth } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
 import { page, settingsTabs } from "../html/layout.js";
 import type { DashboardSession } from "../session/dashboard-session.js";
-import { budgetPanel } from "./budget-panel.js";
+import type { SettingErrors, SettingTexts } from "../settings/setting-fields.js";
+import { billingSettings } from "./billing-settings.js";
+import { budgetLead } from "./budget-panel.js";
 import type { BillingSummary } from "./get-billing-summary.js";
 import { monthsPanel } from "./months-panel.js";
 
@@ -21,7 +23,10 @@ export interface BillingProps {
   providerSpend: ProviderSpendSummary;
   /** This month's budget, whatever month is shown. */
   budget: BudgetStatus;
-  budgetError?: string;
+  /** The page's declared settings as saved. */
+  settings: SettingTexts;
+  /** The sentences under fields a submitted form had refused. */
+  settingErrors: SettingErrors;
   summary: BillingSummary;
   currentMonth: string;
   currentPriceUsd: string;
@@ -43,7 +48,7 @@ ${settingsTabs("billing", p.session.role)}
   <div class="stat"><div class="label">Amount, ${formatMonth(usage.month)}</div><div class="value">${formatMoney(usage.amountUsd)}</div><div class="hint">Exact: each charge at its own price</div></div>
 </div>
 ${providerSpendPanel(p.providerSpend, usage, isCurrent)}
-${budgetPanel(p.session, p.budget, p.budgetError)}
+${billingSettings(p.session, p.settings, p.settingErrors, { monthlyBudgetUsd: budgetLead(p.budget) })}
 <section class="panel" aria-labelledby="daily-title">
   <div class="panel-head"><h2 id="daily-title">Enrichments per day, ${formatMonth(usage.month)}</h2>${
     isCurrent ? "" : html`<a href="/settings/billing">Back to this month</a>`

@@ -1,20 +1,12 @@
-/** Settings → Billing: the monthly lookup budget, changed by the owner. */
+/**
+ * Settings → Billing: the monthly lookup budget's own content in its panel, above the field its
+ * declaration gives it (accounts/settings/monthly-budget.ts, billing-settings.ts).
+ */
 
 import { fromMicros, toMicros } from "../../../lib/decimal.js";
-import { monthlyBudgetUsd } from "../../accounts/settings/monthly-budget.js";
 import type { BudgetStatus } from "../../billing/monthly-budget.js";
-import { atLeast } from "../../team/roles.js";
 import { formatMoney } from "../html/format.js";
 import { html, type SafeHtml } from "../html/html.js";
-import { csrfField } from "../html/layout.js";
-import type { DashboardSession } from "../session/dashboard-session.js";
-import { settingField } from "../settings/setting-fields.js";
-
-export const BUDGET_PATH = "/settings/billing/budget";
-
-/** The budget's field, as its declaration (accounts/settings/monthly-budget.ts) describes it. */
-const BUDGET_FORM = monthlyBudgetUsd.form;
-export const BUDGET_FIELD = BUDGET_FORM.name;
 
 /** Where the owners are told by e-mail, as a share of the budget (the notice's 80 %). */
 const WARN_SHARE = 0.8;
@@ -46,29 +38,17 @@ function budgetBar(status: BudgetStatus, budgetUsd: string): SafeHtml {
 </figure>`;
 }
 
-export function budgetPanel(
-  session: DashboardSession,
-  status: BudgetStatus,
-  error: string | undefined,
-): SafeHtml {
-  const state =
-    status.budgetUsd === null
-      ? html`<p>No monthly budget: paid lookups are not capped.</p>`
-      : html`<p>${formatMoney(status.spentUsd)} of ${formatMoney(status.budgetUsd)} spent this month (${status.percentUsed ?? 0} %)${
-          status.reservedUsd === "0.00"
-            ? ""
-            : html`, ${formatMoney(status.reservedUsd)} held by lookups in progress`
-        }.</p>
+/**
+ * What the budget's panel says above its field (or its value, for those who may not change
+ * it): this month's spending against the budget, in words and as a bar.
+ */
+export function budgetLead(status: BudgetStatus): SafeHtml {
+  return status.budgetUsd === null
+    ? html`<p>No monthly budget: paid lookups are not capped.</p>`
+    : html`<p>${formatMoney(status.spentUsd)} of ${formatMoney(status.budgetUsd)} spent this month (${status.percentUsed ?? 0} %)${
+        status.reservedUsd === "0.00"
+          ? ""
+          : html`, ${formatMoney(status.reservedUsd)} held by lookups in progress`
+      }.</p>
   ${budgetBar(status, status.budgetUsd)}`;
-  const form = atLeast(session.role, monthlyBudgetUsd.role)
-    ? html`<form method="post" action="${BUDGET_PATH}" novalidate>${csrfField(session)}
-  ${settingField(BUDGET_FORM, monthlyBudgetUsd.text(status.budgetUsd), error)}
-  <div class="actions"><button type="submit">Save budget</button></div>
-</form>`
-    : html`<p class="muted small">The account's owner sets the budget.</p>`;
-  return html`<section class="panel" aria-labelledby="budget-title">
-  <h2 id="budget-title">${BUDGET_FORM.title}</h2>
-  ${state}
-  ${form}
-</section>`;
 }

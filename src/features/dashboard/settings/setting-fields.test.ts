@@ -1,11 +1,13 @@
 /**
  * The settings' fields as the dashboard builds them from the declarations: the Alerts page's
  * panels in order with each field's attributes, a form read by the settings' own rules (a
- * required field missing is refused, an optional one missing is left alone), and a setting
- * shown but not offered to a role that may not change it.
+ * required field missing is refused, an optional one missing is left alone), a setting
+ * shown but not offered to a role that may not change it, and a page's own content in a panel.
  */
 import { describe, expect, it } from "vitest";
+import { html } from "../html/html.js";
 import {
+  pageRole,
   pageSettings,
   readSettingTexts,
   settingPanels,
@@ -59,5 +61,19 @@ describe("settings fields", () => {
     expect(shown).not.toContain("<input");
     expect(shown).toContain("Monthly budget (USD): 50");
     expect(shown).toContain("Only the account's owners can change this.");
+  });
+
+  it("puts a page's own content in a setting's panel, above its field or its value", () => {
+    const lead = { monthlyBudgetUsd: html`<p id="lead">Spent so far.</p>` };
+    for (const role of ["owner", "admin"] as const) {
+      const panel = String(settingPanels("billing", { monthlyBudgetUsd: "50" }, {}, role, lead));
+      expect(panel.indexOf('<p id="lead">')).toBeGreaterThan(panel.indexOf("</h2>"));
+      expect(panel.indexOf('<p id="lead">')).toBeLessThan(
+        panel.indexOf(role === "owner" ? 'name="budget"' : "Monthly budget (USD): 50"),
+      );
+    }
+    // Who may post a page's form: the lowest role that may change one of its settings.
+    expect(pageRole("billing")).toBe("owner");
+    expect(pageRole("alerts")).toBe("admin");
   });
 });

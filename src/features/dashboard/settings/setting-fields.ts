@@ -2,7 +2,8 @@
  * The settings' fields on the dashboard, built from their declarations
  * (accounts/settings/account-settings.ts): the control for each kind of input, a panel per
  * setting, what a submitted form says and the sentences under refused fields. A field is
- * offered to those whose role may change its setting; others see its value.
+ * offered to those whose role may change its setting; others see its value. A page may put
+ * content of its own in a setting's panel, above its field (a lead: the budget's bar).
  */
 import type {
   SettingForm,
@@ -15,13 +16,15 @@ import {
   SETTING_KEYS,
   settingOf,
 } from "../../accounts/settings/account-settings.js";
-import { atLeast, type UserRole } from "../../team/roles.js";
+import { atLeast, ROLES, type UserRole } from "../../team/roles.js";
 import { type FieldProps, field } from "../html/fields.js";
 import { html, type SafeHtml } from "../html/html.js";
 
 /** Settings as typed, by key: what a form carried, or the saved values written back. */
 export type SettingTexts = Partial<Record<AccountSettingKey, string>>;
 export type SettingErrors = Partial<Record<AccountSettingKey, string>>;
+/** A page's own content in a setting's panel, above its field or value, by key. */
+export type SettingLeads = Partial<Record<AccountSettingKey, SafeHtml>>;
 
 type Control = Pick<FieldProps, "type" | "min" | "max" | "placeholder" | "autocomplete">;
 
@@ -49,6 +52,15 @@ export function mayChange(role: UserRole, key: AccountSettingKey): boolean {
   return atLeast(role, settingOf(key).role);
 }
 
+/**
+ * The lowest role that may change any of the page's settings: who may post its form (a role
+ * below it may change none of them). Null: the page has no settings.
+ */
+export function pageRole(page: SettingsPage): UserRole | null {
+  const roles = new Set(pageSettings(page).map(({ key }) => settingOf(key).role));
+  return [...ROLES].reverse().find((role) => roles.has(role)) ?? null;
+}
+
 /** One setting's field, as its declaration describes it. */
 export function settingField(
   form: SettingForm,
@@ -66,22 +78,31 @@ export function settingField(
   });
 }
 
-/** Each setting of the page in its own panel: its field, or its value for those who may not change it. */
+/**
+ * Each setting of the page in its own panel: the page's lead for it if any, then its field, or
+ * its value for those who may not change it.
+ */
 export function settingPanels(
   page: SettingsPage,
   texts: SettingTexts,
   errors: SettingErrors,
   role: UserRole,
+  leads: SettingLeads = {},
 ): SafeHtml {
   const panels = pageSettings(page).map(({ key, form }) => {
     const text = texts[key] ?? "";
+    const own = leads[key];
+    const lead = own
+      ? html`${own}
+  `
+      : "";
     const body = mayChange(role, key)
       ? settingField(form, text, errors[key])
       : html`<p>${form.label}: ${text || "none"}</p>
   <p class="muted small">Only the account's ${settingOf(key).role}s can change this.</p>`;
     return html`<section class="panel" aria-labelledby="${form.name}-title">
   <h2 id="${form.name}-title">${form.title}</h2>
-  ${body}
+  ${lead}${body}
 </section>`;
   });
   return panels.reduce(

@@ -58,11 +58,11 @@ const VISITOR_ROUTES = [
   "POST /invitations/accept",
 ];
 
-/** Only owners: closing the account, and the budget for paid lookups (it spends money). */
+/** Only owners: closing the account, and Settings → Billing's form (the budget spends money). */
 const OWNER_ROUTES = [
   "GET /settings/account",
   "POST /settings/account/close",
-  "POST /settings/billing/budget",
+  "POST /settings/billing",
 ];
 
 interface Route {
