@@ -5,7 +5,8 @@
  * - 2xx is delivered, unless the kind reads the body further (`ok`: Shopify's GraphQL 200s
  *   carry their own errors);
  * - 429 waits for Retry-After without spending an attempt when the kind names a wait
- *   (`rateLimitWaitMs`, the default when Retry-After is absent); otherwise it is retried;
+ *   (`rateLimitWaitMs`, the default when Retry-After is absent: a number, or read from the
+ *   answer when the platform's body says which limit was hit); otherwise it is retried;
  * - 408, 429 and 5xx are tried again, after Retry-After when the answer gives one;
  * - the kind's own reading of the other answers (`special`: a 410 that disables a webhook,
  *   Klaviyo's retired revision) comes next, then `rejected` says whether the rest fail
@@ -21,7 +22,7 @@ export type Answered = Extract<OutboundResponse, { kind: "answered" }>;
 
 export interface AnswerRules {
   said?: (body: string) => string;
-  rateLimitWaitMs?: number;
+  rateLimitWaitMs?: number | ((res: Answered) => number);
   ok?: (res: Answered) => DeliveryResult;
   /** `error` is `<status> <said>`; undefined leaves the answer to the common rules. */
   special?: (res: Answered, error: string) => DeliveryResult | undefined;
@@ -35,7 +36,8 @@ export function readHttpAnswer(res: OutboundResponse, rules: AnswerRules = {}): 
     return rules.ok?.(res) ?? { outcome: "delivered", statusCode: res.status, error: null };
   const error = `${res.status} ${(rules.said ?? excerpt)(res.body)}`.trim();
   if (res.status === 429 && rules.rateLimitWaitMs !== undefined) {
-    const delayMs = res.retryAfterMs ?? rules.rateLimitWaitMs;
+    const wait = rules.rateLimitWaitMs;
+    const delayMs = res.retryAfterMs ?? (typeof wait === "number" ? wait : wait(res));
     return { outcome: "deferred", delayMs, error, statusCode: res.status };
   }
   if (res.verdict !== "retry") {

@@ -11,7 +11,7 @@
  *   auth, credits, bad_request, malformed_response, unexpected_status), else the kind again.
  * - outcome (alerts): delivered, retry, failed, or deferred (paced or paused, not sent).
  * - outcome (destinations): delivered, retry, failed, or deferred (asked to wait: a 429,
- *   Shopify's THROTTLED); kind: webhook, shopify, klaviyo.
+ *   Shopify's THROTTLED); kind: the destination kind (destination-kinds.ts).
  */
 export type CircuitState = "closed" | "open" | "half_open";
 
