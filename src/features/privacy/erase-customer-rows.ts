@@ -37,11 +37,16 @@ export async function eraseCustomerRows(
   now: number,
 ): Promise<ErasedCounts> {
   const registry = deps.privacy;
+  // Two erasures of one person may meet (the closing job and `velvet account delete`, or a
+  // request and retention): on PostgreSQL the second waits for the first's lock on the row and
+  // then finds it gone, so the person is forgotten once, with one "customer forgotten"; SQLite
+  // runs one writing transaction at a time.
   const customer = await trx
     .selectFrom("customers")
     .innerJoin("stores", "stores.id", "customers.store_id")
     .select(["customers.email", "customers.store_id", "customers.sample", "stores.account_id"])
     .where("customers.id", "=", customerId)
+    .$if(deps.config.database.kind === "postgres", (q) => q.forUpdate("customers"))
     .executeTakeFirst();
   if (customer === undefined) return { jobs: 0 };
   if (customer.sample !== 1) {

@@ -5,16 +5,19 @@
  * and afterwards their e-mail, name and phone are nowhere in the database files (SQLite: the
  * file and its WAL, byte for byte; PostgreSQL: a pg_dump).
  */
+import type { Transaction } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseContains } from "../../../test/support/database-bytes.js";
 import { ENGINES } from "../../../test/support/databases.js";
 import { waitFor } from "../../../test/support/job-deps.js";
 import { type Person, seedPerson } from "../../../test/support/privacy-fixtures.js";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.js";
+import type { Database } from "../../db/schema.js";
 import { cliActor } from "../audit/audit-actor.js";
 import { listAuditEvents } from "../audit/list-audit-events.js";
 import { saveUnfinishedAttempt } from "../enrichment/save-enrichment.js";
 import { eraseCustomer } from "./erase-customer.js";
+import { eraseCustomerRows } from "./erase-customer-rows.js";
 
 for (const engine of ENGINES) {
   describe.skipIf(!engine.available)(`erasing a customer (${engine.name})`, () => {
@@ -176,6 +179,37 @@ for (const engine of ENGINES) {
         actor: cliActor("ops"),
       });
       expect(again).toBeNull();
+    });
+
+    it("forgets a person once when two erasures meet: the second finds nothing left", async () => {
+      const twice = await seedPerson(app, account, 1);
+      const erase = (trx: Transaction<Database>) =>
+        eraseCustomerRows(trx, app.deps, twice.customerId, "account_closed", app.deps.clock.now());
+      let releaseFirst = () => {};
+      const held = new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      });
+      let firstErased: () => void = () => {};
+      const erasedInFirst = new Promise<void>((resolve) => {
+        firstErased = resolve;
+      });
+      const db = app.deps.db.kysely;
+      // The first erasure does its work and holds its transaction open.
+      const first = db.transaction().execute(async (trx) => {
+        const counts = await erase(trx);
+        firstErased();
+        await held;
+        return counts;
+      });
+      await erasedInFirst;
+      // On SQLite the second waits for the first's commit to begin; on PostgreSQL it begins now.
+      const second = db.transaction().execute(erase);
+      await new Promise((r) => setTimeout(r, 200));
+      releaseFirst();
+      const [a, b] = await Promise.all([first, second]);
+      // The first erased the person's rows; the second found no one, so told no one.
+      expect(Object.values(a).some((n) => n > 0)).toBe(true);
+      expect(b).toEqual({ jobs: 0 });
     });
 
     it("makes a later order with the same e-mail a new customer with its own charge", async () => {
