@@ -126,16 +126,22 @@ export function isAnswer(value: HttpAnswer | ProviderResult): value is HttpAnswe
   return "status" in value && "headers" in value;
 }
 
-/** The standard reading of a non-2xx status (see the table above). */
+/**
+ * The standard reading of a non-2xx status (see the table above). The attempt log carries the
+ * provider's own words: `said` reads them from an error body whose shape the common reading
+ * (errorMessage: `error.message`, `message`, `description`, `error`) does not know.
+ */
 export function classifyStatus(
   provider: ProviderName,
   answer: HttpAnswer,
   now: number,
+  said?: (body: unknown) => string | undefined,
 ): ProviderResult {
   const { status, body } = answer;
   const raw = body;
   if (status === 404) return { kind: "not_found", provider, httpStatus: status, raw };
-  const message = `HTTP ${status}${errorMessage(body)}`;
+  const own = said?.(body)?.trim();
+  const message = `HTTP ${status}${own ? `: ${preview(own)}` : errorMessage(body)}`;
   if (status === 429) {
     const retryAfterMs = retryAfterFromHeaders(answer.headers, now) ?? DEFAULT_429_RETRY_MS;
     return {
@@ -247,7 +253,7 @@ function permanentCause(status: number): PermanentCause {
   return "unexpected_status";
 }
 
-/** The provider's own words, from the error shapes the four providers use. */
+/** The provider's own words, from the error shapes most providers use. */
 function errorMessage(body: unknown): string {
   if (typeof body === "string") return body.trim() === "" ? "" : `: ${preview(body)}`;
   if (body === null || typeof body !== "object") return "";
