@@ -5,6 +5,7 @@
  * is written as text.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditDetails } from "../../../test/support/audit-details.js";
 import { onlyJson, runVelvet } from "../../../test/support/cli.js";
 import { seedListedCustomers } from "../../../test/support/customer-list-fixtures.js";
 import { ENGINES } from "../../../test/support/databases.js";
@@ -75,13 +76,9 @@ for (const engine of ENGINES) {
       );
       expect(none.tier).toBeNull();
       // The change is in the audit trail, before and after.
-      const audit = await t.deps.db.kysely
-        .selectFrom("audit_events")
-        .select("details")
-        .where("account_id", "=", accountId)
-        .where("action", "=", "alert_settings.changed")
-        .execute();
-      expect(audit.map((a) => JSON.parse(a.details ?? "{}"))).toContainEqual({
+      expect(
+        await auditDetails(t.deps.db.kysely, accountId, "alert_settings.changed"),
+      ).toContainEqual({
         tiers: { from: "none", to: "Gold:90, Silver:80" },
       });
     });
@@ -112,14 +109,7 @@ for (const engine of ENGINES) {
         expect.objectContaining({ email: "formula@example.com", tier: "Gold", orderCount: 1 }),
       ]);
       // Both lists are in the audit trail, with their format and filters.
-      const listed = await t.deps.db.kysely
-        .selectFrom("audit_events")
-        .select("details")
-        .where("account_id", "=", accountId)
-        .where("action", "=", "customers.listed")
-        .orderBy("occurred_at")
-        .execute();
-      expect(listed.map((a) => JSON.parse(a.details ?? "{}"))).toEqual([
+      expect(await auditDetails(t.deps.db.kysely, accountId, "customers.listed")).toEqual([
         { format: "csv", filters: "VIPs only" },
         { format: "json", filters: "tier gold" },
       ]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpBrowser } from "../../../../test/browser/http-browser.js";
+import { auditDetails } from "../../../../test/support/audit-details.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { addMember } from "../../../../test/support/team.js";
@@ -173,13 +174,7 @@ for (const engine of ENGINES) {
       });
       expect(saved.headers.get("location")).toBe("/settings/billing");
       expect(await budget()).toBe("12.50");
-      const events = await app.deps.db.kysely
-        .selectFrom("audit_events")
-        .select("details")
-        .where("account_id", "=", accountId)
-        .where("action", "=", "monthly_budget.changed")
-        .execute();
-      expect(events.map((e) => JSON.parse(e.details ?? "null"))).toEqual([
+      expect(await auditDetails(app.deps.db.kysely, accountId, "monthly_budget.changed")).toEqual([
         { from: null, to: "12.50" },
       ]);
       const page = (await browser.page("/settings/billing")).html;

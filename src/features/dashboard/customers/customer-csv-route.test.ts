@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBrowser as Browser, type HttpBrowser } from "../../../../test/browser/http-browser.js";
+import { auditDetails } from "../../../../test/support/audit-details.js";
 import { seedListedCustomers } from "../../../../test/support/customer-list-fixtures.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { signInNewAccount } from "../../../../test/support/sign-in.js";
@@ -68,13 +69,8 @@ for (const engine of ENGINES) {
       expect(good.status).toBe(303);
       const { html: saved } = await owner.page("/settings/alerts");
       expect(saved).toContain('value="Gold:90, Silver:80"');
-      const audit = await app.deps.db.kysely
-        .selectFrom("audit_events")
-        .select("details")
-        .where("account_id", "=", accountId)
-        .where("action", "=", "alert_settings.changed")
-        .execute();
-      expect(audit.map((a) => JSON.parse(a.details ?? "{}").tiers)).toContainEqual({
+      const audit = await auditDetails(app.deps.db.kysely, accountId, "alert_settings.changed");
+      expect(audit.map((a) => (a as { tiers?: unknown }).tiers)).toContainEqual({
         from: "none",
         to: "Gold:90, Silver:80",
       });
@@ -122,14 +118,7 @@ for (const engine of ENGINES) {
         "",
       ]);
       // Recorded in the audit trail; the search's text is not.
-      const listed = await app.deps.db.kysely
-        .selectFrom("audit_events")
-        .select("details")
-        .where("account_id", "=", accountId)
-        .where("action", "=", "customers.listed")
-        .orderBy("occurred_at")
-        .execute();
-      expect(listed.map((a) => JSON.parse(a.details ?? "{}"))).toEqual(
+      expect(await auditDetails(app.deps.db.kysely, accountId, "customers.listed")).toEqual(
         expect.arrayContaining([
           { format: "csv", filters: "VIPs only" },
           { format: "csv", filters: "a search" },

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpBrowser, TEST_PASSWORD, uniqueEmail } from "../../../../test/browser/http-browser.js";
+import { auditDetails } from "../../../../test/support/audit-details.js";
 import { ENGINES } from "../../../../test/support/databases.js";
 import { signInNewAccount } from "../../../../test/support/sign-in.js";
 import { addMember, invite, tokenOf } from "../../../../test/support/team.js";
@@ -66,13 +67,8 @@ for (const engine of ENGINES) {
       expect(removed.status).toBe(303);
       expect(await pending(accountId)).not.toContain(rogue.email);
       expect(await accept(rogue.path)).toEqual({ opened: 410, posted: 410 });
-      const audit = await app.deps.db.kysely
-        .selectFrom("audit_events")
-        .select("details")
-        .where("account_id", "=", accountId)
-        .where("action", "=", "team.removed")
-        .executeTakeFirstOrThrow();
-      expect(JSON.parse(audit.details ?? "{}")).toMatchObject({ invitationsEnded: 1 });
+      const [audited] = await auditDetails(app.deps.db.kysely, accountId, "team.removed");
+      expect(audited).toMatchObject({ invitationsEnded: 1 });
     });
 
     it("ends the invitations a demoted admin can no longer grant", async () => {
