@@ -17,9 +17,8 @@ import { type AreaIncome, areaIncome } from "./offline/area-income.js";
 import { classifyEmailDomain, type EmailDomain } from "./offline/email-domain.js";
 import { type LifetimeSpend, lifetimeSpend } from "./offline/lifetime-spend.js";
 import {
-  customerOrderCount,
   type LatestOrder,
-  latestOrder,
+  purchaseHistory,
   rankInStore,
   type StoreRank,
 } from "./offline/order-history.js";
@@ -55,18 +54,18 @@ export async function gatherOfflineSignals(
   customer: OfflineSubject,
   now: number,
 ): Promise<OfflineSignals> {
-  // Sequential: a handful of sub-millisecond queries, run inside the transaction that stores
-  // the result (save-enrichment.ts), on its one connection.
-  const order = await withUsdValue(db, await latestOrder(db, customer.id));
+  // Sequential: a few sub-millisecond queries, run inside the transaction that stores the
+  // result (save-enrichment.ts), on its one connection; the purchases are one of them.
+  const history = await purchaseHistory(db, customer.id);
+  const order = await withUsdValue(db, history.latest);
   const storeRank = await rankInStore(db, windows, customer.store_id, order, now);
-  const orderCount = await customerOrderCount(db, customer.id);
-  const lifetime = await lifetimeSpend(db, customer.id, order);
+  const lifetime = lifetimeSpend(history.byCurrency, order);
   const area = await areaIncome(db, customer.address_zipcode, customer.address_country);
   return {
     latestOrder: order,
     storeRank,
     emailDomain: classifyEmailDomain(customer.email_normalized),
-    orderCount,
+    orderCount: history.orderCount,
     lifetime,
     area,
   };

@@ -1,9 +1,8 @@
 /**
  * What the customer's whole history of purchases says (`counts = 1`: a cancelled or refunded
  * order is not spend): the lifetime spend and the largest order, in the customer's main
- * currency, with how many orders they come from. One query, grouped by currency, walking the
- * index on (customer_id, counts, created_at, id) (migration 0023) and reading each order's row
- * for its total and currency.
+ * currency, with how many orders they come from, from the customer's purchases by currency
+ * (order-history.ts, purchaseHistory: one read with the latest order and the count).
  *
  * The main currency is that of the customer's latest order with a total. Orders in other
  * currencies are not added in (no exchange rate here: adding euros to dollars would be a silent
@@ -12,10 +11,7 @@
  * The sum is the database's: exact on PostgreSQL (numeric), a double on SQLite, rounded here to
  * the micro-unit; a lifetime spend is read in whole dollars.
  */
-import { type Kysely, sql } from "kysely";
-import { preparedQuery } from "../../../db/prepared-query.js";
-import type { Database } from "../../../db/schema.js";
-import type { LatestOrder } from "./order-history.js";
+import type { CurrencySpend, LatestOrder } from "./order-history.js";
 
 export type LifetimeSpend =
   | {
@@ -32,23 +28,18 @@ export type LifetimeSpend =
     }
   | { kind: "none" };
 
-export async function lifetimeSpend(
-  db: Kysely<Database>,
-  customerId: string,
-  latest: LatestOrder,
-): Promise<LifetimeSpend> {
+export function lifetimeSpend(byCurrency: CurrencySpend[], latest: LatestOrder): LifetimeSpend {
   if (latest.kind === "none") return { kind: "none" };
-  const rows = await spendByCurrency.execute(db, { customer_id: customerId });
-  const main = rows.find((r) => r.currency === latest.currency);
+  const main = byCurrency.find((r) => r.currency === latest.currency);
   if (main === undefined) return { kind: "none" };
-  const others = rows.filter((r) => r.currency !== latest.currency);
+  const others = byCurrency.filter((r) => r.currency !== latest.currency);
   return {
     kind: "spend",
     currency: latest.currency,
     total: decimalOf(main.total),
     largest: decimalOf(main.largest),
-    orders: Number(main.n),
-    otherCurrencyOrders: others.reduce((sum, r) => sum + Number(r.n), 0),
+    orders: main.n,
+    otherCurrencyOrders: others.reduce((sum, r) => sum + r.n, 0),
     otherCurrencies: others.map((r) => r.currency).sort(),
   };
 }
@@ -60,19 +51,3 @@ export function decimalOf(value: string | number | null): string {
   const fixed = value.toFixed(6);
   return fixed.replace(/\.?0+$/, "") || "0";
 }
-
-// Prepared once (db/prepared-query.ts): it runs on every enrichment and every re-judge.
-const spendByCurrency = preparedQuery(["customer_id"], (db, v: { customer_id: string }) =>
-  db
-    .selectFrom("orders")
-    .select((eb) => [
-      "currency",
-      eb.fn.countAll().as("n"),
-      sql<string | number | null>`sum(cast(total as decimal))`.as("total"),
-      sql<string | number | null>`max(cast(total as decimal))`.as("largest"),
-    ])
-    .where("customer_id", "=", v.customer_id)
-    .where("counts", "=", sql.lit(1))
-    .where("total", "is not", null)
-    .groupBy("currency"),
-);
