@@ -3,7 +3,7 @@
  * the providers that have not answered yet: a match or a definite "not found" is final, and a
  * match's normalised profile is stored so it still counts when a later attempt completes.
  */
-import type { Insertable, Kysely, QueryCreator, Transaction } from "kysely";
+import type { Insertable, Kysely, Transaction } from "kysely";
 import { type PreparedQuery, preparedQuery } from "../../db/prepared-query.js";
 import type { Database, ProviderResultsTable } from "../../db/schema.js";
 import { newId } from "../../lib/ids.js";
@@ -20,15 +20,6 @@ export async function saveProviderResults(
   now: number,
 ): Promise<void> {
   if (results.length === 0) return;
-  await upsertResults(results.length).execute(db, providerResultValues(customerId, results, now));
-}
-
-/** The answers as the named values of the upsert (`<column><i>` for the i-th answer). */
-export function providerResultValues(
-  customerId: string,
-  results: ProviderResult[],
-  now: number,
-): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   results.forEach((result, i) => {
     Object.assign(values, {
@@ -49,7 +40,7 @@ export function providerResultValues(
       [`confidence${i}`]: result.kind === "matched" ? (result.confidence ?? null) : null,
     });
   });
-  return values;
+  await upsertResults(results.length).execute(db, values);
 }
 
 const decoder = new TextDecoder();
@@ -76,42 +67,29 @@ const COLUMNS = [
 /** One prepared statement per number of answers (one per provider asked, at most every provider). */
 const upserts = new Map<number, PreparedQuery<Record<string, unknown>, unknown>>();
 
-/** The names of the values `rows` answers take (providerResultValues). */
-export function providerResultNames(rows: number): string[] {
-  return Array.from({ length: rows }, (_, i) => COLUMNS.map((c) => `${c}${i}`)).flat();
-}
-
-/** The upsert of `rows` answers, each replacing that provider's earlier one, as a query to build on. */
-export function upsertAnswersQuery(
-  db: QueryCreator<Database>,
-  rows: number,
-  v: Record<string, unknown>,
-) {
-  return db
-    .insertInto("provider_results")
-    .values(
-      Array.from({ length: rows }, (_, i) =>
-        Object.fromEntries(COLUMNS.map((c) => [c, v[`${c}${i}`]])),
-      ) as Insertable<ProviderResultsTable>[],
-    )
-    .onConflict((oc) =>
-      oc.columns(["customer_id", "provider"]).doUpdateSet((eb) => ({
-        outcome: eb.ref("excluded.outcome"),
-        http_status: eb.ref("excluded.http_status"),
-        raw: eb.ref("excluded.raw"),
-        profile: eb.ref("excluded.profile"),
-        error: eb.ref("excluded.error"),
-        fetched_at: eb.ref("excluded.fetched_at"),
-        confidence: eb.ref("excluded.confidence"),
-      })),
-    );
-}
-
 function upsertResults(rows: number): PreparedQuery<Record<string, unknown>, unknown> {
   let prepared = upserts.get(rows);
   if (prepared === undefined) {
-    prepared = preparedQuery(providerResultNames(rows), (db, v: Record<string, unknown>) =>
-      upsertAnswersQuery(db, rows, v),
+    const names = Array.from({ length: rows }, (_, i) => COLUMNS.map((c) => `${c}${i}`)).flat();
+    prepared = preparedQuery(names, (db, v: Record<string, unknown>) =>
+      db
+        .insertInto("provider_results")
+        .values(
+          Array.from({ length: rows }, (_, i) =>
+            Object.fromEntries(COLUMNS.map((c) => [c, v[`${c}${i}`]])),
+          ) as Insertable<ProviderResultsTable>[],
+        )
+        .onConflict((oc) =>
+          oc.columns(["customer_id", "provider"]).doUpdateSet((eb) => ({
+            outcome: eb.ref("excluded.outcome"),
+            http_status: eb.ref("excluded.http_status"),
+            raw: eb.ref("excluded.raw"),
+            profile: eb.ref("excluded.profile"),
+            error: eb.ref("excluded.error"),
+            fetched_at: eb.ref("excluded.fetched_at"),
+            confidence: eb.ref("excluded.confidence"),
+          })),
+        ),
     );
     upserts.set(rows, prepared);
   }

@@ -3,18 +3,13 @@
  * failure. The result is written in the transaction enrich-customer.ts opens, the one that also
  * hands a VIP on to the alerts: no VIP can be stored without its alerts, nor alerted twice.
  */
-import { type Kysely, type QueryCreator, sql, type Transaction } from "kysely";
-import { dialectOf, type PreparedQuery, preparedQuery } from "../../db/prepared-query.js";
+import { type Kysely, sql, type Transaction } from "kysely";
+import { preparedQuery } from "../../db/prepared-query.js";
 import type { Database, EnrichmentsTable } from "../../db/schema.js";
 import type { Deps } from "../../deps.js";
 import type { Reservation } from "../billing/monthly-budget.js";
 import { type BilledLookups, recordProviderSpend } from "../billing/provider-spend.js";
-import {
-  providerResultNames,
-  providerResultValues,
-  saveProviderResults,
-  upsertAnswersQuery,
-} from "./provider-results.js";
+import { saveProviderResults } from "./provider-results.js";
 import type { ProviderResult } from "./providers/provider.js";
 import type { ScoredCustomer } from "./score-customer.js";
 
@@ -91,7 +86,7 @@ function upsertEnrichment(db: Kysely<Database> | Transaction<Database>, v: Attem
 
 const upsertAttempt = preparedQuery(ATTEMPT, upsertEnrichment);
 /** A VIP keeps the moment they became one (an earlier enrichment, a re-judge); others have none. */
-function upsertResultQuery(db: QueryCreator<Database>, v: ResultValues) {
+const upsertResult = preparedQuery(RESULT, (db, v: ResultValues) => {
   const { customer_id: _, vip_since: __, ...update } = v;
   return db
     .insertInto("enrichments")
@@ -104,54 +99,14 @@ function upsertResultQuery(db: QueryCreator<Database>, v: ResultValues) {
         >`case when excluded.vip = 1 then coalesce(enrichments.vip_since, excluded.vip_since) else null end`,
       }),
     );
-}
+});
 
-const upsertResult = preparedQuery(RESULT, upsertResultQuery);
-
-function markEnrichedQuery(db: QueryCreator<Database>, v: { customer_id: string; now: number }) {
-  return db
+const markEnriched = preparedQuery(["id", "now"], (db, v: { id: string; now: number }) =>
+  db
     .updateTable("customers")
     .set({ enrichment_status: "enriched", updated_at: v.now })
-    .where("id", "=", v.customer_id);
-}
-
-const markEnriched = preparedQuery(["customer_id", "now"], markEnrichedQuery);
-
-/**
- * PostgreSQL: the answers, the result and the customer's `enriched` status in one statement
- * (data-modifying CTEs, which PostgreSQL runs all of, in one snapshot), one round trip where
- * SQLite, which has no such CTEs and no round trips, runs the three. Prepared per number of
- * answers.
- */
-const savedTogether = new Map<number, PreparedQuery<Record<string, unknown>, unknown>>();
-
-function saveTogether(rows: number): PreparedQuery<Record<string, unknown>, unknown> {
-  let prepared = savedTogether.get(rows);
-  if (prepared === undefined) {
-    const names = [...providerResultNames(rows), ...RESULT, "now"];
-    prepared = preparedQuery(names, (db, v: Record<string, unknown>) => {
-      const result = v as unknown as ResultValues & { now: number };
-      const withResult = db.with("result", (d) =>
-        upsertResultQuery(d, resultOnly(result)).returning("customer_id"),
-      );
-      // The CTEs' names add nothing the statements read: each builds on the tables alone.
-      const statement =
-        rows === 0
-          ? withResult
-          : withResult.with("answers", (d) =>
-              upsertAnswersQuery(d as unknown as QueryCreator<Database>, rows, v).returning("id"),
-            );
-      return markEnrichedQuery(statement as unknown as QueryCreator<Database>, result);
-    });
-    savedTogether.set(rows, prepared);
-  }
-  return prepared;
-}
-
-/** The result's own values, without the answers' and `now`. */
-function resultOnly(v: ResultValues): ResultValues {
-  return Object.fromEntries(RESULT.map((c) => [c, v[c]])) as unknown as ResultValues;
-}
+    .where("id", "=", v.id),
+);
 
 /** A finished enrichment as stored: the score, the decision taken on it, and why. */
 export interface EnrichmentResult {
@@ -180,7 +135,8 @@ export async function saveEnrichmentResult(
   result: EnrichmentResult,
   now: number,
 ): Promise<void> {
-  const values: ResultValues = {
+  await saveProviderResults(trx, customerId, answers, now);
+  await upsertResult.execute(trx, {
     customer_id: customerId,
     attempts: info.attempt,
     started_at: info.startedAt,
@@ -194,15 +150,8 @@ export async function saveEnrichmentResult(
     enriched_at: now,
     paid_lookups_deferred: result.paidLookupsDeferred,
     vip_since: result.vip ? now : null,
-  };
-  if (dialectOf(trx) === "postgres") {
-    const answerValues = providerResultValues(customerId, answers, now);
-    await saveTogether(answers.length).execute(trx, { ...answerValues, ...values, now });
-    return;
-  }
-  await saveProviderResults(trx, customerId, answers, now);
-  await upsertResult.execute(trx, values);
-  await markEnriched.execute(trx, { customer_id: customerId, now });
+  });
+  await markEnriched.execute(trx, { id: customerId, now });
 }
 
 /** After the last attempt: `failed`, keeping what was gathered and why it stopped. */
