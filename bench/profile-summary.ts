@@ -38,7 +38,8 @@ interface Profile {
 }
 
 const IDLE = new Set(["(idle)", "(program)"]);
-const SQLITE_CALLERS = /\/db\/(sqlite-driver|prepared-query)\.[jt]s$/;
+const SQLITE_CALLERS =
+  /\/db\/(sqlite-(driver|statement-cache|group-commit|connection-handle)|prepared-query)\.[jt]s$/;
 
 /** The package a script belongs to, or null for Node's internals and native code. */
 function packageOf(url: string): string | null {

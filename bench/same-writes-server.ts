@@ -185,7 +185,7 @@ function writeNewCustomer(s: OrderSubmission, requestId: string): Answer {
   return { success: true, customerId, enrichmentStatus: "queued", orderId };
 }
 
-/** As in db/sqlite-driver.ts: a group commits at the end of its turn or at this many members. */
+/** As in db/sqlite-group-commit.ts: a group commits at the end of its turn or at this many members. */
 const MAX_GROUP = 100;
 
 interface Member {

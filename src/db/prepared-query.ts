@@ -18,7 +18,7 @@ import {
 import type { Dialect, SqliteDirect } from "./connect.js";
 import { nameStatement } from "./named-statements.js";
 import type { Database } from "./schema.js";
-import type { StatementCache } from "./sqlite-driver.js";
+import type { StatementCache } from "./sqlite-statement-cache.js";
 
 /** What a prepared query runs on: the database or a transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;

@@ -3,6 +3,12 @@
  * synchronously on the one event loop, so the work done on the writer connection bounds the
  * whole server; everything here shortens or batches that work. Callers see the same behaviour
  * as with Kysely's own driver: every transaction is all-or-nothing, reads see committed data.
+ * This file holds the driver Kysely calls, which ties the parts together: transactions begun,
+ * committed and rolled back in their savepoints, reads sent to the reader, the busy wait and the
+ * threads' write lock. The parts have files of their own: the group's members and COMMIT
+ * (sqlite-group-commit.ts), the writer's FIFO queue (sqlite-writer-queue.ts), the connection
+ * handles Kysely holds (sqlite-connection-handle.ts), the prepared statements
+ * (sqlite-statement-cache.ts).
  *
  * Glossary:
  * - writer: the connection for transactions and writes; one holder at a time, in arrival order
@@ -46,95 +52,24 @@
  */
 import type SQLite from "better-sqlite3";
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
+import { ConnectionHandle, type HandleDriver } from "./sqlite-connection-handle.js";
+import { GroupCommit } from "./sqlite-group-commit.js";
+import { runStatement, StatementCache } from "./sqlite-statement-cache.js";
+import { WriterQueue } from "./sqlite-writer-queue.js";
 import type { ThreadWriteLock } from "./thread-write-lock.js";
+import type { SyncTransactionDriver } from "./transact-sync.js";
 import { waitForWriteLock } from "./wait-for-write-lock.js";
 
-const MAX_GROUP = 100;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-const MAX_CACHED_STATEMENTS = 500;
 const SAVEPOINT = "velvet_txn";
 const PLAIN_READ = /^\s*(select|with)\b/i;
 
-export class StatementCache {
-  readonly #statements = new Map<string, SQLite.Statement>();
-  constructor(readonly db: SQLite.Database) {}
-
-  get(sql: string): SQLite.Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      if (this.#statements.size >= MAX_CACHED_STATEMENTS) this.#statements.clear();
-      statement = this.db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
-  }
-}
-
-function run(statement: SQLite.Statement, parameters: readonly unknown[]): QueryResult<never> {
-  if (statement.reader) return { rows: statement.all(parameters) as never[] };
-  const { changes, lastInsertRowid } = statement.run(parameters);
-  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-}
-
-/** One acquisition of the driver; pooled, because Kysely remembers every connection object. */
-class ConnectionHandle implements DatabaseConnection {
-  holdsWriter = false;
-  inTransaction = false;
-  constructor(readonly driver: GroupCommitSqliteDriver) {}
-
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    return this.driver.execute(this, query) as Promise<QueryResult<R>>;
-  }
-
-  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    // Not cached: a cached statement cannot serve another query while it is being iterated.
-    if (!this.holdsWriter) await this.driver.writerOutsideTransaction(this);
-    const statement = this.driver.writer.db.prepare(query.sql);
-    for (const row of statement.iterate(query.parameters as unknown[])) {
-      yield { rows: [row as R] };
-    }
-  }
-}
-
-interface Member {
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
-/**
- * What a synchronous transaction (transact-sync.ts) needs of the driver besides Kysely's
- * Driver methods: the writer's statements for its body; a connection at once, so that its BEGIN
- * queues for the writer in the caller's turn (an await first would let later callers ahead);
- * its body's error noted, as a statement's is, in case SQLite rolled the group back; and the
- * group committed at once when the turn's last synchronous transaction has joined it.
- */
-export interface SyncTransactionDriver
-  extends Pick<
-    Driver,
-    "beginTransaction" | "commitTransaction" | "rollbackTransaction" | "releaseConnection"
-  > {
-  readonly writer: StatementCache;
-  connectionNow(): DatabaseConnection;
-  noteWriteError(error: unknown): void;
-  commitGroupNow(): void;
-}
-
-export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
+export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver, HandleDriver {
   readonly writer: StatementCache;
   readonly #reader: StatementCache | null;
-  readonly #waiting: Array<() => void> = [];
   readonly #free: ConnectionHandle[] = [];
-  #writerHeld = false;
-  #group: Member[] | null = null;
-  #flushScheduled = false;
-  #flushWhenFree = false;
-  /**
-   * The last error of a statement on the writer: when SQLite rolls a whole group back by itself
-   * (a full disk, an I/O error), the other members' failure names it as its cause, so they are
-   * classified like the member that hit it (503 with Retry-After, not a bare 500).
-   */
-  #lastWriteError: unknown = undefined;
-
+  readonly #writerQueue = new WriterQueue();
+  readonly #group: GroupCommit;
   readonly #busyTimeoutMs: number;
   /** Shared with the other threads of this process that write (thread-write-lock.ts). */
   readonly #threads: ThreadWriteLock | null;
@@ -155,6 +90,11 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     this.#reader = reader === null ? null : new StatementCache(reader);
     this.#busyTimeoutMs = busyTimeoutMs;
     this.#threads = threads;
+    this.#group = new GroupCommit(
+      this.writer,
+      () => this.#writerQueue.held,
+      () => this.#releaseThreadsIfDone(),
+    );
   }
 
   async init(): Promise<void> {}
@@ -168,13 +108,12 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
   }
 
   noteWriteError(error: unknown): void {
-    this.#lastWriteError = error;
+    this.#group.noteWriteError(error);
   }
 
   /** Commits the group now, or as soon as the transaction holding the writer has ended. */
   commitGroupNow(): void {
-    if (this.#writerHeld) this.#flushWhenFree = true;
-    else this.#flush();
+    this.#group.commitNow();
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -186,18 +125,18 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const handle = connection as ConnectionHandle;
-    if (!handle.holdsWriter) await this.#lockWriter(handle);
+    if (!handle.holdsWriter) await this.#writerQueue.lock(handle);
     try {
-      if (this.#group === null) {
+      if (!this.#group.open) {
         await this.#takeThreads();
         const begin = this.writer.get("begin immediate");
         await waitForWriteLock(() => begin.run(), this.#busyTimeoutMs);
-        this.#group = [];
+        this.#group.start();
       }
       this.writer.get(`savepoint ${SAVEPOINT}`).run();
     } catch (error) {
       // A SAVEPOINT failing right after a fresh BEGIN must not leave that empty group open.
-      this.#endGroupIfEmpty();
+      this.#group.endIfEmpty();
       this.#releaseThreadsIfDone();
       throw error;
     }
@@ -206,17 +145,14 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const handle = connection as ConnectionHandle;
-    const group = this.#group;
-    if (group === null) throw new Error("commit outside a transaction");
+    if (!this.#group.open) throw new Error("commit outside a transaction");
     // If the release fails, Kysely calls rollbackTransaction, which still finds the savepoint.
     this.writer.get(`release ${SAVEPOINT}`).run();
     handle.inTransaction = false;
-    const committed = new Promise<void>((resolve, reject) => {
-      group.push({ resolve, reject });
-    });
+    const committed = this.#group.join();
     // The serving thread waiting for the lock: commit now rather than at the end of the turn.
-    if (group.length >= MAX_GROUP || this.#shouldYieldLock()) this.#flush();
-    else this.#scheduleFlush();
+    if (this.#group.full || this.#shouldYieldLock()) this.#group.flush();
+    else this.#group.scheduleFlush();
     this.#unlockWriter(handle);
     await committed;
   }
@@ -238,8 +174,8 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     } finally {
       // The whole transaction is gone (undone above, or by SQLite itself on a full disk or an
       // I/O error): the pending members are lost too, and must fail rather than succeed.
-      if (!this.writer.db.inTransaction) this.#flush();
-      else this.#endGroupIfEmpty();
+      if (!this.writer.db.inTransaction) this.#group.flush();
+      else this.#group.endIfEmpty();
       this.#unlockWriter(handle);
     }
   }
@@ -274,7 +210,7 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
   }
 
   async destroy(): Promise<void> {
-    if (!this.#writerHeld) this.#flush();
+    if (!this.#writerQueue.held) this.#group.flush();
     if (this.#holdsThreads) {
       this.#holdsThreads = false;
       this.#threads?.release();
@@ -287,7 +223,7 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     if (!handle.holdsWriter) {
       if (this.#reader !== null && PLAIN_READ.test(query.sql)) {
         const statement = this.#reader.get(query.sql);
-        if (statement.readonly) return run(statement, query.parameters);
+        if (statement.readonly) return runStatement(statement, query.parameters);
       }
       await this.writerOutsideTransaction(handle);
     }
@@ -298,24 +234,24 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
         await this.#takeThreads();
         try {
           return await waitForWriteLock(
-            () => run(statement, query.parameters),
+            () => runStatement(statement, query.parameters),
             this.#busyTimeoutMs,
           );
         } finally {
           this.#releaseThreadsIfDone();
         }
       }
-      return run(statement, query.parameters);
+      return runStatement(statement, query.parameters);
     } catch (error) {
-      this.#lastWriteError = error;
+      this.#group.noteWriteError(error);
       throw error;
     }
   }
 
   /** Outside a transaction, a statement sees and makes only committed state: no pending group. */
   async writerOutsideTransaction(handle: ConnectionHandle): Promise<void> {
-    await this.#lockWriter(handle);
-    this.#flush();
+    await this.#writerQueue.lock(handle);
+    this.#group.flush();
   }
 
   /**
@@ -326,7 +262,7 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
   #shouldYieldLock(): boolean {
     const threads = this.#threads;
     if (threads === null || threads.serving) return false;
-    return threads.urgentWaiting || this.#waiting.length === 0;
+    return threads.urgentWaiting || this.#writerQueue.waiting === 0;
   }
 
   /** The other threads' turn is over: this one's write transaction may begin. */
@@ -343,67 +279,11 @@ export class GroupCommitSqliteDriver implements Driver, SyncTransactionDriver {
     this.#threads?.release();
   }
 
-  #lockWriter(handle: ConnectionHandle): Promise<void> | undefined {
-    if (!this.#writerHeld) {
-      this.#writerHeld = true;
-      handle.holdsWriter = true;
-      return undefined;
-    }
-    return new Promise((resolve) => {
-      this.#waiting.push(() => {
-        handle.holdsWriter = true;
-        resolve();
-      });
-    });
-  }
-
   #unlockWriter(handle: ConnectionHandle): void {
     if (!handle.holdsWriter) return;
     handle.holdsWriter = false;
-    if (this.#flushWhenFree) this.#flush();
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#writerHeld = false;
-  }
-
-  #scheduleFlush(): void {
-    if (this.#flushScheduled) return;
-    this.#flushScheduled = true;
-    // After this turn's I/O callbacks, so every transaction they started joins the group.
-    setImmediate(() => {
-      this.#flushScheduled = false;
-      if (this.#writerHeld) this.#flushWhenFree = true;
-      else this.#flush();
-    });
-  }
-
-  /** Commits the group and settles its members. Called only when no transaction is open. */
-  #flush(): void {
-    this.#flushWhenFree = false;
-    const members = this.#group;
-    if (members === null) return;
-    this.#group = null;
-    let failure: unknown = null;
-    try {
-      if (!this.writer.db.inTransaction)
-        throw new Error("the SQLite transaction was rolled back", { cause: this.#lastWriteError });
-      this.writer.get("commit").run();
-    } catch (error) {
-      failure = error;
-      if (this.writer.db.inTransaction) this.writer.get("rollback").run();
-    }
-    this.#releaseThreadsIfDone();
-    for (const member of members) {
-      if (failure === null) member.resolve();
-      else member.reject(failure);
-    }
-  }
-
-  #endGroupIfEmpty(): void {
-    if (this.#group === null || this.#group.length > 0) return;
-    this.#group = null;
-    if (this.writer.db.inTransaction) this.writer.get("rollback").run();
-    this.#releaseThreadsIfDone();
+    this.#group.writerFreed();
+    this.#writerQueue.handOver();
   }
 }
 

@@ -21,7 +21,26 @@
  * written. So a body may run twice and must do nothing but its statements on the writer (no
  * I/O, nothing remembered outside what it returns).
  */
-import type { StatementCache, SyncTransactionDriver } from "./sqlite-driver.js";
+import type { DatabaseConnection, Driver } from "kysely";
+import type { StatementCache } from "./sqlite-statement-cache.js";
+
+/**
+ * What a synchronous transaction needs of the driver (sqlite-driver.ts) besides Kysely's
+ * Driver methods: the writer's statements for its body; a connection at once, so that its BEGIN
+ * queues for the writer in the caller's turn (an await first would let later callers ahead);
+ * its body's error noted, as a statement's is, in case SQLite rolled the group back; and the
+ * group committed at once when the turn's last synchronous transaction has joined it.
+ */
+export interface SyncTransactionDriver
+  extends Pick<
+    Driver,
+    "beginTransaction" | "commitTransaction" | "rollbackTransaction" | "releaseConnection"
+  > {
+  readonly writer: StatementCache;
+  connectionNow(): DatabaseConnection;
+  noteWriteError(error: unknown): void;
+  commitGroupNow(): void;
+}
 
 interface Pending {
   body: (writer: StatementCache) => unknown;

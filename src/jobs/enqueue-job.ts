@@ -19,7 +19,7 @@ import type { z } from "zod";
 import type { SqliteDirect } from "../db/connect.js";
 import { preparedQuery } from "../db/prepared-query.js";
 import type { Database } from "../db/schema.js";
-import type { StatementCache } from "../db/sqlite-driver.js";
+import type { StatementCache } from "../db/sqlite-statement-cache.js";
 import { newId } from "../lib/ids.js";
 import { fairTagSql } from "./fair-tag.js";
 import type { TaskType } from "./task.js";

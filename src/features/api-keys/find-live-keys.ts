@@ -15,7 +15,7 @@
  */
 import type { Db } from "../../db/connect.js";
 import { type Executor, preparedQuery } from "../../db/prepared-query.js";
-import type { StatementCache } from "../../db/sqlite-driver.js";
+import type { StatementCache } from "../../db/sqlite-statement-cache.js";
 import { batcherPerOwner } from "../../lib/micro-batcher.js";
 
 /**

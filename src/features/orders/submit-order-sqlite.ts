@@ -14,7 +14,7 @@
  * the caller never sends here (an import's dated orders, sample data).
  */
 import type { SqliteDirect } from "../../db/connect.js";
-import type { StatementCache } from "../../db/sqlite-driver.js";
+import type { StatementCache } from "../../db/sqlite-statement-cache.js";
 import type { StoreRef } from "../../db/store-ref.js";
 import { transactSync } from "../../db/transact-sync.js";
 import type { Deps } from "../../deps.js";
