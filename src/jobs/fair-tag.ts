@@ -42,7 +42,7 @@ export function fairTagSql(queueKey: RawBuilder<unknown>, priority: RawBuilder<u
   return tagSql<RawBuilder<unknown>, RawBuilder<number>>(sql, queueKey, priority);
 }
 
-/** The same as SQL text, for statements written by hand (orders/submission-statement.ts). */
+/** The same as SQL text, for statements written by hand (orders/submission-statement-sql.ts). */
 export function fairTagText(queueKey: string, priority: string): string {
   return tagSql(String.raw, queueKey, priority);
 }

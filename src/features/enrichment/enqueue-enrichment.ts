@@ -28,7 +28,9 @@ export function enrichmentJobKey(customerId: string): string {
 
 export const LIVE_ENRICHMENT: EnrichmentOptions = { alerts: true, priority: "live" };
 
-/** A customer's enrichment job (PostgreSQL's orders/submission-statement.ts writes the same). */
+/**
+ * A customer's enrichment job (PostgreSQL's orders/submission-statement-sql.ts writes the same).
+ */
 export function enrichmentJob(
   customerId: string,
   maxAttempts: number,
