@@ -68,7 +68,8 @@ export interface SqliteDirect {
 /**
  * Connections of `indexed` on PostgreSQL: the order intake's own, apart from the shared pool the
  * worker's jobs queue for: the batch statement, the members of a failed batch written again
- * alone (a few at once), the API-key lookups and store webhook deliveries.
+ * alone (a few at once), the API-key lookups, store webhook deliveries and the shared limits'
+ * leases (shared-limits-table.ts), which a provider call or a request waits on.
  */
 export const INDEXED_POOL_MAX = 3;
 /** Uses of an `indexed` connection between two re-plannings once past the doubling ones. */

@@ -3,12 +3,13 @@
  * standing in for two processes: slots are handed out once each, spaced by the interval,
  * whichever handle asks; a caller who would wait too long is refused without moving the next
  * slot; a 429 pushes it; window leases never add up past the limit and a new window starts when
- * the last has ended; the sweep deletes only rows that stopped mattering.
+ * the last has ended; the sweep deletes only rows that stopped mattering. On PostgreSQL the
+ * statements a caller waits on answer while every connection of the jobs' pool is taken.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENGINES } from "../../../test/support/databases.js";
+import { ENGINES, postgresEngine } from "../../../test/support/databases.js";
 import { openTwoHandles, type TwoHandles } from "../../../test/support/two-handles.js";
-import type { Db } from "../../db/connect.js";
+import { type Db, openDatabase } from "../../db/connect.js";
 import {
   deferSlots,
   sweepSharedLimits,
@@ -132,3 +133,49 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe.skipIf(!postgresEngine.available)(
+  "shared limits beside a busy jobs' pool (postgres)",
+  () => {
+    it("answers leases on connections of their own while the jobs' pool is all taken", async () => {
+      const database = await postgresEngine.createMigrated();
+      if (database.target.kind !== "postgres") throw new Error("expected PostgreSQL");
+      // One connection in the jobs' pool, held by a transaction that waits for the test.
+      const db = openDatabase({ ...database.target, poolMax: 1 });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding = () => {};
+      const taken = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      const hold = db.kysely.transaction().execute(async (trx) => {
+        await trx.selectFrom("shared_limits").select("name").execute();
+        holding();
+        await held;
+      });
+      try {
+        await taken;
+        const within = <T>(what: Promise<T>) =>
+          Promise.race([
+            what,
+            new Promise<never>((_, reject) =>
+              setTimeout(() => reject(new Error("queued behind the jobs' pool")), 2000),
+            ),
+          ]);
+        const ask = { name: "provider:pdl", n: 5, intervalMs: 40, maxWaitMs: 2000, now: T };
+        expect(await within(takeSlots(db, ask))).toEqual({ ok: true, firstAt: T });
+        await within(deferSlots(db, "provider:pdl", T + 30_000));
+        expect(await within(takeSlots(db, ask))).toEqual({ ok: false, nextAt: T + 30_000 });
+        const window = { name: "key:k", want: 3, limit: 10, windowMs: 60_000, now: T };
+        expect((await within(takeWindowLease(db, window))).granted).toBe(3);
+      } finally {
+        release();
+        await hold;
+        await db.close();
+        await database.drop();
+      }
+    });
+  },
+);

@@ -5,6 +5,12 @@
  * table is: `take` and `defer` reach it (directly on the main thread, by message from the
  * provider thread).
  *
+ * A name whose lease holds several slots has its next lease asked ahead, in the background, once
+ * the slots in hand reach less than half a lease ahead: in steady use a caller then never waits
+ * for the table's round trip (which is a query on a busy database), and the next lease starts
+ * where this one ends. A name leased one slot at a time (a slow rate, such as a chat webhook's
+ * one a second) is never asked ahead: that would book a slot nobody may want.
+ *
  * A slot is spent at its instant or a little after, never early; a kept slot that has gone by
  * more than half an interval is dropped, not spent late, so the spacing holds: whatever the
  * number of processes, calls on one name within any window of W ms are at most W / interval + 1.
@@ -62,6 +68,8 @@ export function createSharedSlots(options: SharedSlotsOptions): SharedSlots {
   const kept = new Map<string, number[]>();
   /** The next free slot by name, as of a refusal: no earlier than this. */
   const knownNext = new Map<string, number>();
+  /** The latest instant a 429 pushed each name's next slot to (`defer`). */
+  const deferredUntil = new Map<string, number>();
   /** The lease being asked for, by name. */
   const asking = new Map<string, Promise<Reservation | null>>();
   let unreachableUntil = 0;
@@ -82,13 +90,20 @@ export function createSharedSlots(options: SharedSlotsOptions): SharedSlots {
     return slot === undefined ? null : { kind: "now", waitMs: Math.max(0, slot - t) };
   }
 
-  function keep(name: string, slots: number[]): void {
+  function keep(name: string, given: number[]): void {
+    // A lease that was under way when a 429 pushed the name's next slot keeps none before it.
+    const notBefore = deferredUntil.get(name) ?? 0;
+    const slots = given.filter((slot) => slot >= notBefore);
     if (slots.length === 0) return;
     const all = [...(kept.get(name) ?? []), ...slots].sort((a, b) => a - b);
     kept.set(name, all);
   }
 
-  async function ask(request: SlotRequest): Promise<Reservation | null> {
+  /**
+   * Asks for a lease. `forCaller`: the first slot is the caller's and the rest are kept; ahead
+   * of need, every slot is kept.
+   */
+  async function ask(request: SlotRequest, forCaller = true): Promise<Reservation | null> {
     const n = leaseSize(request.intervalMs);
     let grant: SlotGrant;
     try {
@@ -108,15 +123,38 @@ export function createSharedSlots(options: SharedSlotsOptions): SharedSlots {
       knownNext.set(request.name, grant.nextAt);
       return { kind: "later", delayMs: Math.max(1, Math.ceil(grant.nextAt - t)) };
     }
-    knownNext.delete(request.name);
     const first = grant.firstAt;
+    // A 429 heard while this lease was asked for pushed the next slot past it: that stands.
+    if ((knownNext.get(request.name) ?? first) <= first) knownNext.delete(request.name);
+    const skip = forCaller ? 1 : 0;
     keep(
       request.name,
-      Array.from({ length: n - 1 }, (_, i) => first + (i + 1) * request.intervalMs),
+      Array.from({ length: n - skip }, (_, i) => first + (i + skip) * request.intervalMs),
     );
     // The lease's first slot is spent even when the round trip made it late: it was free when
     // asked for, and the one before it is at least an interval earlier.
     return { kind: "now", waitMs: Math.max(0, first - t) };
+  }
+
+  /** The one lease asked at a time for a name (callers arriving meanwhile wait for it). */
+  function asked(request: SlotRequest, forCaller: boolean): Promise<Reservation | null> {
+    const answer = ask(request, forCaller);
+    asking.set(request.name, answer);
+    answer
+      .finally(() => {
+        if (asking.get(request.name) === answer) asking.delete(request.name);
+      })
+      .catch(() => {});
+    return answer;
+  }
+
+  function askAhead(request: SlotRequest, t: number): void {
+    if (leaseSize(request.intervalMs) < 2 || asking.has(request.name)) return;
+    if (t < unreachableUntil || knownNext.has(request.name)) return;
+    const slots = kept.get(request.name);
+    const last = slots?.[slots.length - 1];
+    if (last !== undefined && last - t >= LEASE_MS / 2) return;
+    void asked(request, false);
   }
 
   return {
@@ -125,7 +163,10 @@ export function createSharedSlots(options: SharedSlotsOptions): SharedSlots {
       // what it brings, instead of each booking a lease of its own far into the future.
       for (;;) {
         const local = fromKept(request, now());
-        if (local !== null) return local;
+        if (local !== null) {
+          askAhead(request, now());
+          return local;
+        }
         if (now() < unreachableUntil) return null;
         const next = knownNext.get(request.name);
         if (next !== undefined) {
@@ -138,17 +179,12 @@ export function createSharedSlots(options: SharedSlotsOptions): SharedSlots {
           await pending.catch(() => {});
           continue;
         }
-        const answer = ask(request);
-        asking.set(request.name, answer);
-        try {
-          return await answer;
-        } finally {
-          asking.delete(request.name);
-        }
+        return await asked(request, true);
       }
     },
     async defer(name, delayMs) {
       kept.delete(name);
+      deferredUntil.set(name, Math.max(deferredUntil.get(name) ?? 0, now() + delayMs));
       knownNext.set(name, Math.max(knownNext.get(name) ?? 0, now() + delayMs));
       try {
         await withTimeout(options.backend.defer(name, now() + delayMs), TAKE_TIMEOUT_MS);
