@@ -36,7 +36,7 @@ export const monthlyBudgetUsd = defineSetting({
     label: "Monthly budget (USD)",
     help: "Leave empty for no budget. At 80 % the owners are told by e-mail; when it is reached, paid lookups stop until the month turns or the budget is raised, and customers are scored on the free signals meanwhile.",
     input: { kind: "text" },
-    error: (problem) => `Enter ${problem}.`,
+    error: () => "Enter an amount in USD, such as 50 or 49.99, or leave it empty for no budget.",
   },
   cli: {
     flag: "--monthly-budget <usd>",

@@ -163,7 +163,7 @@ for (const engine of ENGINES) {
       expect(refused.status).toBe(400);
       const shown = await refused.text();
       expect(shown).toContain(
-        '<div class="error-text" id="f-budget-error">Enter a monthly budget is an amount in USD such as 50 or 49.99.</div>',
+        '<div class="error-text" id="f-budget-error">Enter an amount in USD, such as 50 or 49.99, or leave it empty for no budget.</div>',
       );
       expect(shown).toMatch(/name="budget"[^>]* value="ten dollars"/);
       expect(shown).toContain("Nothing was saved");
@@ -181,6 +181,24 @@ for (const engine of ENGINES) {
       expect(page).toContain("of $12.50 spent this month");
       expect(page).toMatch(/name="budget"[^>]* value="12.50"/);
       expect(page).not.toContain("f-budget-error");
+
+      // Looking at another month: the form posts with it, and a refusal or a save comes back to it.
+      const may = "/settings/billing?month=2025-05";
+      expect((await browser.page(may)).html).toContain(
+        '<form method="post" action="/settings/billing?month=2025-05" novalidate>',
+      );
+      const refusedInMay = await browser.submit(may, may, { budget: "lots" });
+      expect(refusedInMay.status).toBe(400);
+      const shownInMay = await refusedInMay.text();
+      expect(shownInMay).toContain("Enrichments, May 2025");
+      expect(shownInMay).toContain('action="/settings/billing?month=2025-05"');
+      const savedInMay = await browser.submit(may, may, { budget: "12.50" });
+      expect(savedInMay.headers.get("location")).toBe(may);
+      // A month that cannot be looked at comes back to this one.
+      const odd = await browser.submit("/settings/billing", "/settings/billing?month=1999-01", {
+        budget: "12.50",
+      });
+      expect(odd.headers.get("location")).toBe("/settings/billing");
 
       // A form without the field leaves the budget as it is.
       await browser.submit("/settings/billing", "/settings/billing", {});

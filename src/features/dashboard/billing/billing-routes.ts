@@ -24,7 +24,7 @@ import {
   savedSettingTexts,
   submittedSettingTexts,
 } from "../settings/setting-fields.js";
-import { BILLING_PATH } from "./billing-settings.js";
+import { BILLING_PATH, billingAddress } from "./billing-settings.js";
 import { billingView } from "./billing-view.js";
 import { getBillingSummary, lastTwelveMonths } from "./get-billing-summary.js";
 
@@ -37,9 +37,7 @@ async function render(
 ) {
   const now = deps.clock.now();
   const currentMonth = monthOf(now);
-  // Any of the last 12 months can be looked at; anything else shows this month.
-  const month =
-    isMonth(askedMonth) && lastTwelveMonths(now).includes(askedMonth) ? askedMonth : currentMonth;
+  const month = shownMonth(askedMonth, now) ?? currentMonth;
   const [usage, providerSpend, budget, summary, settings] = await Promise.all([
     getUsage(deps.db.kysely, session.accountId, month, deps.config.enrichmentPriceUsd),
     getProviderSpend(deps.db.kysely, session.accountId, month),
@@ -65,6 +63,12 @@ async function render(
   );
 }
 
+/** Any of the last 12 months but this one can be looked at; null: this month is shown. */
+function shownMonth(askedMonth: string, now: number): string | null {
+  if (!isMonth(askedMonth) || askedMonth === monthOf(now)) return null;
+  return lastTwelveMonths(now).includes(askedMonth) ? askedMonth : null;
+}
+
 export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
   app.get<{ Querystring: { month?: string } }>(BILLING_PATH, memberPage, async (request, reply) =>
     render(deps, reply, sessionOf(request), request.query.month ?? ""),
@@ -75,11 +79,15 @@ export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
   const role = pageRole("billing");
   if (role === null) return;
   const access = { config: { access: role } };
-  app.post(BILLING_PATH, { ...actionOptions(deps), ...access }, async (request, reply) => {
+  const post = { ...actionOptions(deps), ...access };
+  app.post<{ Querystring: { month?: string } }>(BILLING_PATH, post, async (request, reply) => {
     const session = sessionOf(request);
+    const asked = request.query.month ?? "";
     const texts = submittedSettingTexts(request.body, "billing", session.role);
     const { values, errors } = readSettingTexts(texts);
-    if (Object.keys(errors).length > 0) return render(deps, reply, session, "", { texts, errors });
+    if (Object.keys(errors).length > 0) {
+      return render(deps, reply, session, asked, { texts, errors });
+    }
     await changeAccountSettings(deps, {
       accountId: session.accountId,
       values,
@@ -87,6 +95,6 @@ export function registerBillingRoutes(app: FastifyInstance, deps: Deps): void {
     });
     // A raised budget may have requeued lookups it held back.
     deps.jobs.notify();
-    return seeOther(reply, BILLING_PATH);
+    return seeOther(reply, billingAddress(shownMonth(asked, deps.clock.now())));
   });
 }

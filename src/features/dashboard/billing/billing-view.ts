@@ -48,7 +48,7 @@ ${settingsTabs("billing", p.session.role)}
   <div class="stat"><div class="label">Amount, ${formatMonth(usage.month)}</div><div class="value">${formatMoney(usage.amountUsd)}</div><div class="hint">Exact: each charge at its own price</div></div>
 </div>
 ${providerSpendPanel(p.providerSpend, usage, isCurrent)}
-${billingSettings(p.session, p.settings, p.settingErrors, { monthlyBudgetUsd: budgetLead(p.budget) })}
+${billingSettings(p.session, p.settings, p.settingErrors, { monthlyBudgetUsd: budgetLead(p.budget) }, isCurrent ? null : usage.month)}
 <section class="panel" aria-labelledby="daily-title">
   <div class="panel-head"><h2 id="daily-title">Enrichments per day, ${formatMonth(usage.month)}</h2>${
     isCurrent ? "" : html`<a href="/settings/billing">Back to this month</a>`

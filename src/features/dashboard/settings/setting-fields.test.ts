@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { html } from "../html/html.js";
 import {
+  fieldError,
   pageRole,
   pageSettings,
   readSettingTexts,
@@ -49,8 +50,14 @@ describe("settings fields", () => {
     expect(readSettingTexts(good).values).toEqual({ vipThreshold: 60 });
     expect(readSettingTexts(good).errors.tiers).toMatch(/^Two tiers are named "Gold".*\.$/);
     expect(readSettingTexts({ monthlyBudgetUsd: "ten" }).errors).toEqual({
-      monthlyBudgetUsd: "Enter a monthly budget is an amount in USD such as 50 or 49.99.",
+      monthlyBudgetUsd:
+        "Enter an amount in USD, such as 50 or 49.99, or leave it empty for no budget.",
     });
+  });
+
+  it("makes a setting's problem a sentence when its declaration has no error text of its own", () => {
+    expect(fieldError("tiers", "two tiers are named Gold")).toBe("Two tiers are named Gold.");
+    expect(fieldError("tiers", "two tiers are named Gold.")).toBe("Two tiers are named Gold.");
   });
 
   it("shows a setting to a role that may not change it, and ignores it in that role's form", () => {

@@ -143,7 +143,9 @@ export function submittedSettingTexts(
 /** The sentence under a refused field. */
 export function fieldError(key: AccountSettingKey, problem: string): string {
   const custom = settingOf(key).form?.error;
-  return custom ? custom(problem) : problem.charAt(0).toUpperCase() + problem.slice(1);
+  if (custom) return custom(problem);
+  const sentence = problem.charAt(0).toUpperCase() + problem.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
 /** The typed settings checked by their declarations: the values, or why each was refused. */
