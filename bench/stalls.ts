@@ -136,7 +136,7 @@ async function measureRun(
       counts: settled.counts,
     };
     context.log(
-      `  run ${index}: answered ${load.correct}/${load.sent}, order p50 ${load.window.p50Ms.toFixed(2)} ms, p99 ${load.window.p99Ms.toFixed(2)} ms, max ${load.window.maxMs.toFixed(1)} ms; event-loop delay p99 ${fmt(server.loopDelayP99Ms)} ms (max ≤ ${fmt(server.loopDelayMaxBoundMs)}); GC ${server.gcPauses} pauses, ${server.gcTotalMs.toFixed(0)} ms, ${server.gcOver10Ms} over 10 ms; ${completions.perSec.toFixed(0)} stored/s; serve ${cpu.serverCores?.toFixed(2)} cores`,
+      `  run ${index}: answered ${load.correct}/${load.sent}, order p50 ${load.window.p50Ms.toFixed(2)} ms, p99 ${load.window.p99Ms.toFixed(2)} ms, max ${load.window.maxMs.toFixed(1)} ms; event-loop delay p99 ${fmt(server.loopDelayP99Ms)} ms (max ≤ ${fmt(server.loopDelayMaxBoundMs)}), worker thread ${fmt(server.workerLoopP99Ms)} ms, provider thread ${fmt(server.providerLoopP99Ms)} ms; GC ${server.gcPauses} pauses, ${server.gcTotalMs.toFixed(0)} ms, ${server.gcOver10Ms} over 10 ms; ${completions.perSec.toFixed(0)} stored/s; serve ${cpu.serverCores?.toFixed(2)} cores`,
     );
     return run;
   } finally {

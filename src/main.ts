@@ -185,7 +185,7 @@ export async function buildDeps(options: BuildDepsOptions = {}): Promise<AppDeps
       ? createThreadedProviders(
           config.enrichment,
           log.child({ component: "providers" }),
-          metrics.circuitState,
+          metrics,
           sharedLimits,
         )
       : { providers: options.providers, lookupAll: lookupEach, close: async () => {} };

@@ -4,6 +4,7 @@
  * them) and with its metrics forwarded to the serving thread's registry.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { monitorLoopDelay, THREAD_REPORT_MS } from "./features/metrics/event-loop-delay.js";
 import { forwardedMetrics } from "./features/metrics/forwarded-metrics.js";
 import { noMetrics } from "./features/metrics/metrics.js";
 import { createWorker } from "./jobs/worker.js";
@@ -31,6 +32,13 @@ port.on("message", (message: ToWorkerThread) => {
   if (message.type === "wake") worker.notify();
   else if (message.type === "stop") void stop();
 });
+// Its own event loop's delay, counted with the serving thread's metrics under thread="worker".
+const loopDelay = metrics === null ? null : monitorLoopDelay();
+const reportLoopDelay = () => {
+  if (metrics !== null && loopDelay !== null) metrics.threadLoopDelay("worker", loopDelay());
+};
+const reporting = setInterval(reportLoopDelay, THREAD_REPORT_MS);
+reporting.unref();
 worker.start();
 post({ type: "ready", workerId: worker.id, writeLockId: deps.db.sqlite?.writeLock?.id ?? null });
 
@@ -38,6 +46,8 @@ async function stop(): Promise<void> {
   // The jobs settle or are released before the database goes; the last counts go out.
   await worker.stop();
   await closeDeps(deps);
+  clearInterval(reporting);
+  reportLoopDelay();
   metrics?.flush();
   port.close();
 }

@@ -64,14 +64,21 @@ for (const engine of ENGINES) {
       );
     const enrichedCount = () => enrichedCustomers(deps.db, account.storeId);
 
-    /** The sum of one counter's series on the process's /metrics. */
-    const counted = async (process: ServeProcess, name: string) => {
+    const metricsBody = async (process: ServeProcess) => {
       const metricsUrl = /"url":"(http:[^"]+\/metrics)"/.exec(process.stdout())?.[1] as string;
-      const body = await (await fetch(metricsUrl)).text();
-      return body
+      return (await fetch(metricsUrl)).text();
+    };
+    /** The sum of one counter's series on the process's /metrics. */
+    const counted = async (process: ServeProcess, name: string) =>
+      (await metricsBody(process))
         .split("\n")
         .filter((line) => line.startsWith(`${name}{`))
         .reduce((sum, line) => sum + Number(line.split(" ").pop()), 0);
+    /** A helper thread's reported event-loop samples (velvet_thread_event_loop_delay_seconds). */
+    const loopSamples = async (process: ServeProcess, thread: string) => {
+      const series = `velvet_thread_event_loop_delay_seconds_count{thread="${thread}"}`;
+      const line = (await metricsBody(process)).split("\n").find((l) => l.startsWith(series));
+      return line === undefined ? null : Number(line.split(" ").pop());
     };
 
     it("enriches on its own thread, rung at once, counted on the one /metrics, stopped cleanly", async () => {
@@ -88,6 +95,15 @@ for (const engine of ENGINES) {
         "the thread's provider answers on /metrics",
         async () => (await counted(running, "velvet_provider_calls_total")) === ORDERS,
       );
+      // Both helper threads' event loops, sampled on their threads, reported every 5 s.
+      await waitFor(
+        "the helper threads' event-loop delay on /metrics",
+        async () =>
+          ((await loopSamples(running, "worker")) ?? 0) > 0 &&
+          ((await loopSamples(running, "providers")) ?? 0) > 0,
+        12_000,
+        200,
+      );
       await velvet.stop();
       expect(await velvet.exited, velvet.stderr()).toEqual({ code: 0, signal: null });
       expect(velvet.stdout()).toContain('"msg":"worker stopped"');
@@ -103,6 +119,13 @@ for (const engine of ENGINES) {
         "the provider answers on /metrics",
         async () => (await counted(running, "velvet_provider_calls_total")) === ORDERS,
       );
+      await waitFor(
+        "the provider thread's event-loop delay on /metrics",
+        async () => ((await loopSamples(running, "providers")) ?? 0) > 0,
+        12_000,
+        200,
+      );
+      expect(await loopSamples(running, "worker")).toBeNull();
     });
   });
 }

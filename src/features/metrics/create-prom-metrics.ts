@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Db } from "../../db/connect.js";
 import type { Clock } from "../../lib/clock.js";
-import { EventLoopDelayHistogram } from "./event-loop-delay.js";
+import { EventLoopDelayHistogram, ThreadLoopDelayHistograms } from "./event-loop-delay.js";
 import type { CircuitState, Metrics } from "./metrics.js";
 import { type JobStats, readJobStats } from "./read-job-stats.js";
 import { readStoreConnections } from "./read-store-connections.js";
@@ -36,6 +36,7 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new EventLoopDelayHistogram(registry);
+  const threadDelays = new ThreadLoopDelayHistograms(registry);
 
   const httpDuration = new RequestHistogram(
     "velvet_http_request_duration_seconds",
@@ -195,6 +196,9 @@ export function createPromMetrics(deps: PromMetricsDeps): Metrics {
     },
     destinationDelivery(kind, outcome) {
       destinationDeliveries.labels(kind, outcome).inc();
+    },
+    threadLoopDelay(thread, snapshot) {
+      threadDelays.record(thread, snapshot);
     },
     async render() {
       return { contentType: registry.contentType, body: await registry.metrics() };

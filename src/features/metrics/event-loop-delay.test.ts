@@ -1,6 +1,10 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { EventLoopDelayHistogram } from "./event-loop-delay.js";
+import {
+  EventLoopDelayHistogram,
+  monitorLoopDelay,
+  ThreadLoopDelayHistograms,
+} from "./event-loop-delay.js";
 
 function bucket(text: string, le: string): number {
   const line = text
@@ -41,5 +45,39 @@ describe("velvet_event_loop_delay_seconds", () => {
     );
     expect(sum).toBeGreaterThanOrEqual(0.05);
     expect(after).toContain("# TYPE velvet_event_loop_delay_seconds histogram");
+  });
+});
+
+describe("velvet_thread_event_loop_delay_seconds", () => {
+  it("shows each helper thread's latest report under its label, in the same buckets", async () => {
+    const read = monitorLoopDelay();
+    await wait(60);
+    const until = performance.now() + 80;
+    while (performance.now() < until) {
+      /* busy: the loop is held for 80 ms */
+    }
+    await wait(30);
+    const snapshot = read();
+    expect(snapshot.count).toBeGreaterThan(0);
+    expect(snapshot.count - (snapshot.buckets[10] ?? 0)).toBeGreaterThanOrEqual(1); // > 50 ms
+
+    const registry = new Registry();
+    const threads = new ThreadLoopDelayHistograms(registry);
+    expect(await registry.metrics()).not.toContain("velvet_thread_event_loop_delay_seconds_count");
+    threads.record("providers", { buckets: [], sum: 0, count: 1 });
+    threads.record("providers", snapshot); // the latest report replaces the one before
+    threads.record("worker", { ...snapshot, count: 7, sum: 0.5 });
+    const text = await registry.metrics();
+    expect(text).toContain("# TYPE velvet_thread_event_loop_delay_seconds histogram");
+    expect(text).toContain(
+      `velvet_thread_event_loop_delay_seconds_count{thread="providers"} ${snapshot.count}`,
+    );
+    expect(text).toContain(
+      `velvet_thread_event_loop_delay_seconds_bucket{thread="providers",le="+Inf"} ${snapshot.count}`,
+    );
+    expect(text).toContain(
+      `velvet_thread_event_loop_delay_seconds_bucket{thread="providers",le="0.05"} ${snapshot.buckets[10]}`,
+    );
+    expect(text).toContain('velvet_thread_event_loop_delay_seconds_sum{thread="worker"} 0.5');
   });
 });

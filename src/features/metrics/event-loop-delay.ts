@@ -18,6 +18,9 @@ import { type IntervalHistogram, monitorEventLoopDelay } from "node:perf_hooks";
 import type { Registry } from "prom-client";
 
 const NAME = "velvet_event_loop_delay_seconds";
+const THREAD_NAME = "velvet_thread_event_loop_delay_seconds";
+/** How often a helper thread sends its loop's histogram. */
+export const THREAD_REPORT_MS = 5_000;
 const RESOLUTION_MS = 10;
 /** Bounds in seconds: fine where a request's budget is (a few ms to 25 ms), coarse past it. */
 const BOUNDS = [
@@ -31,43 +34,98 @@ interface Sample {
   value: number;
 }
 
+/** A loop's delay histogram as it stands: cumulative counts at BOUNDS, the sum and the count. */
+export interface LoopDelaySnapshot {
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/** Starts sampling the calling thread's event loop; the function reads it as it stands. */
+export function monitorLoopDelay(): () => LoopDelaySnapshot {
+  const native = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  native.enable();
+  return () => snapshotOf(native);
+}
+
+function snapshotOf(h: IntervalHistogram): LoopDelaySnapshot {
+  const n = h.count;
+  const intervalNs = RESOLUTION_MS * 1e6;
+  return {
+    buckets: BOUNDS.map((b) => countAtOrBelow(h, n, b * 1e9 + intervalNs)),
+    sum: n === 0 ? 0 : Math.max(0, (h.mean - intervalNs) * n) / 1e9,
+    count: n,
+  };
+}
+
+function samples(name: string, s: LoopDelaySnapshot, labels: Record<string, string>): Sample[] {
+  const values: Sample[] = BOUNDS.map((b, i) => ({
+    metricName: `${name}_bucket`,
+    labels: { ...labels, le: b },
+    value: s.buckets[i] ?? s.count,
+  }));
+  values.push(
+    { metricName: `${name}_bucket`, labels: { ...labels, le: "+Inf" }, value: s.count },
+    { metricName: `${name}_sum`, labels, value: s.sum },
+    { metricName: `${name}_count`, labels, value: s.count },
+  );
+  return values;
+}
+
 export class EventLoopDelayHistogram {
   readonly name = NAME;
   readonly help =
     "How late this process's event loop turned: what a 10 ms timer waited beyond its interval (monitorEventLoopDelay)";
   readonly type = "histogram";
   readonly aggregator = "sum";
-  private readonly native: IntervalHistogram;
+  private readonly read: () => LoopDelaySnapshot;
 
   constructor(registry: Registry) {
-    this.native = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-    this.native.enable();
+    this.read = monitorLoopDelay();
     // As RequestHistogram: the registry takes any object with name, help, type and get().
     registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
   }
 
   get(): { name: string; help: string; type: string; aggregator: string; values: Sample[] } {
-    const h = this.native;
-    const n = h.count;
-    const intervalNs = RESOLUTION_MS * 1e6;
-    const values: Sample[] = BOUNDS.map((b) => ({
-      metricName: `${NAME}_bucket`,
-      labels: { le: b },
-      value: countAtOrBelow(h, n, b * 1e9 + intervalNs),
-    }));
-    values.push(
-      { metricName: `${NAME}_bucket`, labels: { le: "+Inf" }, value: n },
-      {
-        metricName: `${NAME}_sum`,
-        labels: {},
-        value: n === 0 ? 0 : Math.max(0, (h.mean - intervalNs) * n) / 1e9,
-      },
-      { metricName: `${NAME}_count`, labels: {}, value: n },
-    );
+    const values = samples(NAME, this.read(), {});
     return { name: NAME, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 }
 
+/**
+ * `velvet_thread_event_loop_delay_seconds{thread}`: the same for the process's helper threads,
+ * `worker` (the job worker's thread of `velvet serve`) and `providers` (the provider thread).
+ * Each thread samples its own loop and sends its histogram as it stands every few seconds
+ * (THREAD_REPORT_MS); a scrape shows the latest. A thread whose loop is held (the provider
+ * thread busy with a wave of answers, say) delays every call and lease it handles.
+ */
+export class ThreadLoopDelayHistograms {
+  readonly name = THREAD_NAME;
+  readonly help =
+    "How late each helper thread's event loop turned (worker: the job worker's thread; providers: the provider thread), as of its latest report";
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  private readonly latest = new Map<string, LoopDelaySnapshot>();
+
+  constructor(registry: Registry) {
+    registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
+  }
+
+  record(thread: string, snapshot: LoopDelaySnapshot): void {
+    this.latest.set(thread, snapshot);
+  }
+
+  get(): { name: string; help: string; type: string; aggregator: string; values: Sample[] } {
+    const values = [...this.latest].flatMap(([thread, s]) => samples(THREAD_NAME, s, { thread }));
+    return {
+      name: THREAD_NAME,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values,
+    };
+  }
+}
 /**
  * How many of the histogram's `n` samples are at or below `ns`: the largest percentile whose
  * value is still at or below it, found by bisection (the HDR histogram answers value-at-

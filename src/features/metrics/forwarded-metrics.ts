@@ -5,14 +5,16 @@
  * own registry with `applyForwarded`. One registry per process, so `/metrics` shows the process
  * whole, whichever thread did the work. Rendering happens where the registry is, never here.
  */
-import type { Metrics } from "./metrics.js";
+import type { LoopDelaySnapshot } from "./event-loop-delay.js";
+import type { HelperThread, Metrics } from "./metrics.js";
 
 /** A recorded call: the method's name and its arguments. */
 export type ForwardedCall =
   | ["providerCall", string, string, string, number | null]
   | ["circuitState", string, Parameters<Metrics["circuitState"]>[1]]
   | ["alertDelivery", string, string]
-  | ["destinationDelivery", string, string];
+  | ["destinationDelivery", string, string]
+  | ["threadLoopDelay", HelperThread, LoopDelaySnapshot];
 
 const FLUSH_MS = 250;
 
@@ -48,6 +50,7 @@ export function forwardedMetrics(send: (calls: ForwardedCall[]) => void): Forwar
     circuitState: (provider, state) => record(["circuitState", provider, state]),
     alertDelivery: (channel, outcome) => record(["alertDelivery", channel, outcome]),
     destinationDelivery: (kind, outcome) => record(["destinationDelivery", kind, outcome]),
+    threadLoopDelay: (thread, snapshot) => record(["threadLoopDelay", thread, snapshot]),
     render: async () => {
       throw new Error("forwarded metrics are rendered by the thread that holds the registry");
     },
@@ -70,6 +73,9 @@ export function applyForwarded(metrics: Metrics, calls: readonly ForwardedCall[]
         break;
       case "destinationDelivery":
         metrics.destinationDelivery(call[1], call[2]);
+        break;
+      case "threadLoopDelay":
+        metrics.threadLoopDelay(call[1], call[2]);
         break;
       default:
         call satisfies never;

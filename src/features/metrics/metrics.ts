@@ -13,7 +13,11 @@
  * - outcome (destinations): delivered, retry, failed, or deferred (asked to wait: a 429,
  *   Shopify's THROTTLED); kind: the destination kind (destination-kinds.ts).
  */
+import type { LoopDelaySnapshot } from "./event-loop-delay.js";
+
 export type CircuitState = "closed" | "open" | "half_open";
+/** The helper threads whose event loops are reported: the job worker's and the providers'. */
+export type HelperThread = "worker" | "providers";
 
 /** What a feature that counts something needs beyond `Deps`. */
 export interface MetricsDeps {
@@ -31,6 +35,8 @@ export interface Metrics {
   circuitState(provider: string, state: CircuitState): void;
   alertDelivery(channel: string, outcome: string): void;
   destinationDelivery(kind: string, outcome: string): void;
+  /** A helper thread's event-loop delay histogram as it stands (event-loop-delay.ts). */
+  threadLoopDelay(thread: HelperThread, snapshot: LoopDelaySnapshot): void;
   /** The Prometheus text exposition; the database gauges are read now. */
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -43,5 +49,6 @@ export const noMetrics: Metrics = {
   circuitState: () => {},
   alertDelivery: () => {},
   destinationDelivery: () => {},
+  threadLoopDelay: () => {},
   render: async () => ({ contentType: "text/plain; charset=utf-8", body: "" }),
 };

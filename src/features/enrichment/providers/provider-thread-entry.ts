@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { lowerThreadPriority } from "../../../lib/lower-thread-priority.js";
+import { monitorLoopDelay, THREAD_REPORT_MS } from "../../metrics/event-loop-delay.js";
 import type { SlotGrant } from "../../shared-limits/shared-limits-table.js";
 import { createSharedSlots, type SharedSlots } from "../../shared-limits/shared-slots.js";
 import { lookupSafely } from "./call-with-deadline.js";
@@ -64,6 +65,13 @@ const providers = new Map(
   }).map((p) => [p.name, p] as const),
 );
 const inFlight = new Map<number, AbortController>();
+if (data.reportLoopDelay) {
+  const readLoopDelay = monitorLoopDelay();
+  setInterval(
+    () => post({ type: "loop-delay", snapshot: readLoopDelay() }),
+    THREAD_REPORT_MS,
+  ).unref();
+}
 
 port.on("message", (message: ToThread) => {
   if (message.type === "abort") {

@@ -4,6 +4,7 @@
  * objects, and a result is a value even when the lookup failed.
  */
 import type { Config } from "../../../config.js";
+import type { LoopDelaySnapshot } from "../../metrics/event-loop-delay.js";
 import type { SlotAsk, SlotGrant } from "../../shared-limits/shared-limits-table.js";
 import type { BreakerState } from "./circuit-breaker.js";
 import type { ProviderName, ProviderQuery, ProviderResult } from "./provider.js";
@@ -13,6 +14,8 @@ export interface ProviderThreadData {
   enrichment: Config["enrichment"];
   /** The main thread answers `take-slots` from the shared table; false: per-process rates. */
   sharedSlots: boolean;
+  /** Send the thread's event-loop delay every THREAD_REPORT_MS (metrics are on). */
+  reportLoopDelay: boolean;
 }
 
 export type ToThread =
@@ -33,4 +36,6 @@ export type FromThread =
   /** A lease of rate-limit slots from the table every process shares (the thread has no db). */
   | { type: "take-slots"; id: number; ask: SlotAsk }
   /** No slot of `name` before `until` (a provider's 429), for every process. */
-  | { type: "defer-slots"; name: string; until: number };
+  | { type: "defer-slots"; name: string; until: number }
+  /** The thread's event-loop delay histogram as it stands (metrics on the main thread). */
+  | { type: "loop-delay"; snapshot: LoopDelaySnapshot };

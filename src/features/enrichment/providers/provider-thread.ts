@@ -25,8 +25,8 @@ import type { Worker } from "node:worker_threads";
 import type { Config } from "../../../config.js";
 import { startThread } from "../../../lib/start-thread.js";
 import { createTurnQueue } from "../../../lib/turn-queue.js";
+import { type Metrics, noMetrics } from "../../metrics/metrics.js";
 import type { SlotBackend } from "../../shared-limits/shared-slots.js";
-import type { BreakerState } from "./circuit-breaker.js";
 import { configuredProviderNames } from "./create-providers.js";
 import type { LookupAll } from "./lookup-all.js";
 import type { EnrichmentProvider, ProviderName, ProviderResult } from "./provider.js";
@@ -53,8 +53,8 @@ interface Pending {
 export function createThreadedProviders(
   settings: Config["enrichment"],
   log: ProviderThreadLog,
-  /** Told when a provider's circuit changes state in the thread (metrics). */
-  onCircuitChange: (provider: ProviderName, state: BreakerState) => void = () => {},
+  /** Told when a provider's circuit changes state, and of the thread's event-loop delay. */
+  metrics: Pick<Metrics, "enabled" | "circuitState" | "threadLoopDelay"> = noMetrics,
   /** The shared slot table, which the thread reaches through this thread (it has no database). */
   slots?: SlotBackend,
 ): ThreadedProviders {
@@ -73,7 +73,11 @@ export function createThreadedProviders(
   };
 
   function start(): Worker {
-    const data: ProviderThreadData = { enrichment: settings, sharedSlots: slots !== undefined };
+    const data: ProviderThreadData = {
+      enrichment: settings,
+      sharedSlots: slots !== undefined,
+      reportLoopDelay: metrics.enabled,
+    };
     const thread = startThread(new URL("./provider-thread-entry.js", import.meta.url), {
       workerData: data,
     });
@@ -84,7 +88,11 @@ export function createThreadedProviders(
         return;
       }
       if (message.type === "circuit") {
-        onCircuitChange(message.provider, message.state);
+        metrics.circuitState(message.provider, message.state);
+        return;
+      }
+      if (message.type === "loop-delay") {
+        metrics.threadLoopDelay("providers", message.snapshot);
         return;
       }
       if (message.type === "take-slots") {
