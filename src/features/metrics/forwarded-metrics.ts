@@ -1,8 +1,9 @@
 /**
  * Metrics recorded on another thread and counted in this one: the worker thread of `velvet serve`
- * records its provider answers, circuit changes and deliveries through `forwardedMetrics`, whose
- * calls gather and leave in one message every FLUSH_MS; the serving thread hands each batch to its
- * own registry with `applyForwarded`. One registry per process, so `/metrics` shows the process
+ * records its provider answers, circuit changes, deliveries and the event-loop delay of its own
+ * loop and of its provider thread through `forwardedMetrics`, whose calls gather and leave in one
+ * message every FLUSH_MS; the serving thread hands each batch to its own registry with
+ * `applyForwarded`. One registry per process, so `/metrics` shows the process
  * whole, whichever thread did the work. Rendering happens where the registry is, never here.
  */
 import type { LoopDelaySnapshot } from "./event-loop-delay.js";
