@@ -72,23 +72,49 @@ function samples(name: string, s: LoopDelaySnapshot, labels: Record<string, stri
   return values;
 }
 
-export class EventLoopDelayHistogram {
-  readonly name = NAME;
-  readonly help =
-    "How late this process's event loop turned: what a 10 ms timer waited beyond its interval (monitorEventLoopDelay)";
+/**
+ * A histogram collector over loop-delay snapshots, one series per label set: the registry takes
+ * any object with name, help, type and get() (as RequestHistogram).
+ */
+abstract class LoopDelayCollector {
   readonly type = "histogram";
   readonly aggregator = "sum";
-  private readonly read: () => LoopDelaySnapshot;
 
-  constructor(registry: Registry) {
-    this.read = monitorLoopDelay();
-    // As RequestHistogram: the registry takes any object with name, help, type and get().
+  constructor(
+    registry: Registry,
+    readonly name: string,
+    readonly help: string,
+  ) {
     registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
   }
 
+  protected abstract series(): Array<[Record<string, string>, LoopDelaySnapshot]>;
+
   get(): { name: string; help: string; type: string; aggregator: string; values: Sample[] } {
-    const values = samples(NAME, this.read(), {});
-    return { name: NAME, help: this.help, type: this.type, aggregator: this.aggregator, values };
+    const values = this.series().flatMap(([labels, s]) => samples(this.name, s, labels));
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values,
+    };
+  }
+}
+
+export class EventLoopDelayHistogram extends LoopDelayCollector {
+  private readonly read = monitorLoopDelay();
+
+  constructor(registry: Registry) {
+    super(
+      registry,
+      NAME,
+      "How late this process's event loop turned: what a 10 ms timer waited beyond its interval (monitorEventLoopDelay)",
+    );
+  }
+
+  protected series(): Array<[Record<string, string>, LoopDelaySnapshot]> {
+    return [[{}, this.read()]];
   }
 }
 
@@ -99,33 +125,26 @@ export class EventLoopDelayHistogram {
  * (THREAD_REPORT_MS); a scrape shows the latest. A thread whose loop is held (the provider
  * thread busy with a wave of answers, say) delays every call and lease it handles.
  */
-export class ThreadLoopDelayHistograms {
-  readonly name = THREAD_NAME;
-  readonly help =
-    "How late each helper thread's event loop turned (worker: the job worker's thread; providers: the provider thread), as of its latest report";
-  readonly type = "histogram";
-  readonly aggregator = "sum";
+export class ThreadLoopDelayHistograms extends LoopDelayCollector {
   private readonly latest = new Map<string, LoopDelaySnapshot>();
 
   constructor(registry: Registry) {
-    registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
+    super(
+      registry,
+      THREAD_NAME,
+      "How late each helper thread's event loop turned (worker: the job worker's thread; providers: the provider thread), as of its latest report",
+    );
   }
 
   record(thread: string, snapshot: LoopDelaySnapshot): void {
     this.latest.set(thread, snapshot);
   }
 
-  get(): { name: string; help: string; type: string; aggregator: string; values: Sample[] } {
-    const values = [...this.latest].flatMap(([thread, s]) => samples(THREAD_NAME, s, { thread }));
-    return {
-      name: THREAD_NAME,
-      help: this.help,
-      type: this.type,
-      aggregator: this.aggregator,
-      values,
-    };
+  protected series(): Array<[Record<string, string>, LoopDelaySnapshot]> {
+    return [...this.latest].map(([thread, s]) => [{ thread }, s]);
   }
 }
+
 /**
  * How many of the histogram's `n` samples are at or below `ns`: the largest percentile whose
  * value is still at or below it, found by bisection (the HDR histogram answers value-at-
