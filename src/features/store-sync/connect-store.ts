@@ -118,7 +118,10 @@ export async function connectStore(
           credentials_hint: hint,
           state: "active",
           cursor: JSON.stringify(cursor),
-          live_after: now,
+          // Both platforms give an order's time to the second (Shopify's DateTime, WooCommerce's
+          // date_created_gmt): an order placed in the second the store was connected, after it,
+          // would otherwise read as older than the connection and raise no alert.
+          live_after: Math.floor(now / 1000) * 1000,
           last_sync_at: null,
           orders_synced: 0,
           orders_skipped: 0,

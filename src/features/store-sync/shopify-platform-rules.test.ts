@@ -73,9 +73,14 @@ for (const engine of ENGINES) {
     it("a Dev Dashboard app: the token comes from the grant, is sealed, and is renewed on a 401 without breaking", async () => {
       await fresh();
       shopify.orders.push(shopifyOrder(`cc-${n}@navy-systems.com`, ago(DAY)));
+      const connectedAt = Date.now();
       const { connectionId: id } = await connectWith();
       expect(grants()).toBe(1);
       const row = await connectionRow(app.deps, id);
+      // Orders come timed to the second: one of the connection's own second, after it, is live.
+      expect(row.live_after % 1000).toBe(0);
+      expect(row.live_after).toBeGreaterThanOrEqual(Math.floor(connectedAt / 1000) * 1000);
+      expect(row.live_after).toBeLessThanOrEqual(Date.now());
       expect(row.credentials).not.toContain(shopify.clientSecret);
       expect(row.credentials_hint).toBe(`…${shopify.clientSecret.slice(-4)}`);
 
